@@ -1,0 +1,28 @@
+"""`extract`: one call from a raw output and a preset name to an Extraction."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from answer_audit.extraction import Extraction
+from answer_audit.parsers import ChoicePreset, Parser, get_parser
+
+
+def extract(
+    text: str,
+    parser: str | Parser = "choice/v3",
+    *,
+    choices: str | None = None,
+    presets: Mapping[str, Parser] | None = None,
+) -> Extraction:
+    """Extract the answer from ``text`` with a preset (by name, or a preset object).
+
+    ``choices`` overrides the choice set of a multiple-choice preset (e.g. ``"abcde"``).
+
+    >>> extract("Reasoning...\\n\\nAnswer: C", "choice/v3")
+    Extraction(value='c', rule='answer-line', span=(22, 23))
+    """
+    preset = get_parser(parser, presets) if isinstance(parser, str) else parser
+    if isinstance(preset, ChoicePreset):
+        return preset.extract(text, choices)
+    return preset.extract(text)

@@ -1,0 +1,229 @@
+"""Multiple choice: one small engine running a preset's ordered steps.
+
+The text is NFKC-normalized and lowercased, split into non-empty stripped lines, and the
+steps run in order; the first step that yields a choice wins. Digit tokens map to letters
+by position (1 -> a). Patterns are templates: ``{L}`` expands to the choice letters and
+``{D}`` to the digit range (``abcd`` and ``1-4`` for the default choice set).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Literal
+
+from answer_audit.extraction import NOT_FOUND, Extraction
+from answer_audit.text import nfkc_lower_with_map
+
+StepKind = Literal["trigger-lines", "regex", "window", "tail-repeat", "last-char"]
+_LINE = re.compile(r"[^\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]+")
+
+
+@dataclass(frozen=True)
+class ChoiceStep:
+    """One step of a choice preset.
+
+    - ``trigger-lines``: lines from the last upward that contain a trigger; in the first such
+      line where a pattern matches (patterns tried in order), take its ``pick`` match.
+    - ``regex``: the patterns on the whole normalized text, ``pick`` match of the first that hits.
+    - ``window``: the patterns (in order) over the last ``lines`` lines (all text when None),
+      first match in reading order.
+    - ``tail-repeat``: among the last ``lines`` lines from the last upward, drop every character
+      that is not a choice token; a non-empty run of one repeated character is the choice.
+    - ``last-char``: the last choice-token character anywhere in the text.
+    """
+
+    kind: StepKind
+    rule: str
+    triggers: tuple[str, ...] = ()
+    patterns: tuple[str, ...] = ()
+    pick: Literal["first", "last"] = "last"
+    lines: int | None = None
+
+    def describe(self) -> str:
+        pats = " else ".join(f"`{p}`" for p in self.patterns)
+        trig = " or ".join(f"`{t}`" for t in self.triggers)
+        match self.kind:
+            case "trigger-lines":
+                return f"`{self.rule}`: lines from the last upward containing {trig}: {self.pick} {pats}"
+            case "regex":
+                return f"`{self.rule}`: {self.pick} match of {pats} in the whole text"
+            case "window":
+                where = f"the last {self.lines} lines" if self.lines else "the whole text"
+                return f"`{self.rule}`: first match of {pats} in {where}"
+            case "tail-repeat":
+                return (
+                    f"`{self.rule}`: among the last {self.lines} lines (from the last), keep only "
+                    "choice characters; one repeated character is the answer"
+                )
+            case "last-char":
+                return f"`{self.rule}`: the last choice character anywhere in the text"
+        raise AssertionError(self.kind)  # pragma: no cover
+
+
+@dataclass(frozen=True)
+class ChoicePreset:
+    """A frozen multiple-choice preset: ordered steps and the default choice set."""
+
+    name: str
+    steps: tuple[ChoiceStep, ...]
+    choices: str = "abcd"
+    family: str = field(default="choice")
+
+    def extract(self, text: str, choices: str | None = None) -> Extraction:
+        return _run(self, text, (choices or self.choices).lower())
+
+    def describe(self) -> list[str]:
+        head = f"NFKC + lowercase, non-empty stripped lines; choices `{self.choices}` (digits 1.. map to them)"
+        return [head, *(s.describe() for s in self.steps), "`not-found`: none of the above"]
+
+
+@dataclass(frozen=True)
+class _Compiled:
+    letters: str
+    token_chars: frozenset[str]
+    steps: tuple[tuple[ChoiceStep, tuple[re.Pattern[str], ...]], ...]
+
+
+@lru_cache(maxsize=256)
+def _compile(preset: ChoicePreset, choices: str) -> _Compiled:
+    letters = "".join(dict.fromkeys(c for c in choices if "a" <= c <= "z"))
+    if not letters:
+        raise ValueError(f"choice set {choices!r} has no letters a-z")
+    n_digits = min(len(letters), 9)
+    digits = "1" if n_digits == 1 else f"1-{n_digits}"
+    fill = {"{L}": re.escape(letters), "{D}": digits}
+
+    def expand(pattern: str) -> re.Pattern[str]:
+        for key, value in fill.items():
+            pattern = pattern.replace(key, value)
+        return re.compile(pattern)
+
+    steps = tuple((s, tuple(expand(p) for p in s.patterns)) for s in preset.steps)
+    token_chars = frozenset(letters) | frozenset(str(i) for i in range(1, n_digits + 1))
+    return _Compiled(letters, token_chars, steps)
+
+
+def _to_choice(token: str, letters: str) -> str | None:
+    if token.isdigit():
+        i = int(token) - 1
+        return letters[i] if 0 <= i < len(letters) else None
+    return token if token in letters else None
+
+
+def _run(preset: ChoicePreset, text: str, choices: str) -> Extraction:
+    compiled = _compile(preset, choices)
+    norm, origin = nfkc_lower_with_map(text)
+    lines = [(m.start() + len(m.group()) - len(m.group().lstrip()), m.group().strip())
+             for m in _LINE.finditer(norm) if m.group().strip()]  # fmt: skip
+    for step, patterns in compiled.steps:
+        hit = _STEP_RUNNERS[step.kind](step, patterns, norm, lines, compiled)
+        if hit is None:
+            continue
+        start, end, token = hit
+        value = _to_choice(token, compiled.letters)
+        if value is None:
+            continue
+        span = (origin[start], origin[end]) if origin is not None else None
+        return Extraction(value, step.rule, span)
+    return NOT_FOUND
+
+
+Hit = tuple[int, int, str] | None
+Lines = list[tuple[int, str]]
+
+
+def _match_hit(m: re.Match[str], offset: int) -> Hit:
+    g = 1 if m.re.groups else 0
+    return offset + m.start(g), offset + m.end(g), m.group(g)
+
+
+def _trigger_lines(step: ChoiceStep, pats: tuple[re.Pattern[str], ...], norm: str, lines: Lines,
+                   c: _Compiled) -> Hit:  # fmt: skip
+    for offset, line in reversed(lines):
+        if not any(t in line for t in step.triggers):
+            continue
+        for pat in pats:
+            found = list(pat.finditer(line)) if step.pick == "last" else [pat.search(line)]
+            if found and found[-1] is not None:
+                return _match_hit(found[-1], offset)
+    return None
+
+
+def _regex(step: ChoiceStep, pats: tuple[re.Pattern[str], ...], norm: str, lines: Lines,
+           c: _Compiled) -> Hit:  # fmt: skip
+    for pat in pats:
+        found = list(pat.finditer(norm)) if step.pick == "last" else [pat.search(norm)]
+        if found and found[-1] is not None:
+            return _match_hit(found[-1], 0)
+    return None
+
+
+def _window(step: ChoiceStep, pats: tuple[re.Pattern[str], ...], norm: str, lines: Lines,
+            c: _Compiled) -> Hit:  # fmt: skip
+    region = lines[-step.lines :] if step.lines else [(0, norm)]
+    for pat in pats:
+        for offset, line in region:
+            m = pat.search(line)
+            if m is not None:
+                return _match_hit(m, offset)
+    return None
+
+
+def _tail_repeat(step: ChoiceStep, pats: tuple[re.Pattern[str], ...], norm: str, lines: Lines,
+                 c: _Compiled) -> Hit:  # fmt: skip
+    for offset, line in reversed(lines[-(step.lines or 1) :]):
+        kept = [i for i, ch in enumerate(line) if ch in c.token_chars]
+        if kept and len({line[i] for i in kept}) == 1:
+            return offset + kept[0], offset + kept[-1] + 1, line[kept[0]]
+    return None
+
+
+def _last_char(step: ChoiceStep, pats: tuple[re.Pattern[str], ...], norm: str, lines: Lines,
+               c: _Compiled) -> Hit:  # fmt: skip
+    for i in range(len(norm) - 1, -1, -1):
+        if norm[i] in c.token_chars:
+            return i, i + 1, norm[i]
+    return None
+
+
+_STEP_RUNNERS = {
+    "trigger-lines": _trigger_lines,
+    "regex": _regex,
+    "window": _window,
+    "tail-repeat": _tail_repeat,
+    "last-char": _last_char,
+}
+
+TOKEN = r"(?<![0-9a-z])([{D}{L}])(?![0-9a-z])"
+
+CHOICE_V1 = ChoicePreset(
+    "choice/v1",
+    (
+        ChoiceStep("regex", "answer-regex", patterns=(r"(?:回答|answer)\s*[:：]\s*([{L}{D}])",),
+                   pick="first"),  # fmt: skip
+        ChoiceStep("last-char", "last-char"),
+    ),
+)
+CHOICE_V2 = ChoicePreset(
+    "choice/v2",
+    (
+        ChoiceStep("trigger-lines", "answer-line", triggers=("answer", "回答"),
+                   patterns=(r"(?<![0-9])([{D}])(?![0-9])", r"(?<![a-z])([{L}])(?![a-z])"),
+                   pick="first"),  # fmt: skip
+        ChoiceStep("window", "last-lines", lines=3,
+                   patterns=(r"(?<![0-9])([{D}])(?![0-9])", r"(?<![a-z])([{L}])(?![a-z])")),  # fmt: skip
+        ChoiceStep("window", "whole-text",
+                   patterns=(r"(?<![0-9])([{D}])(?![0-9])", r"(?<![a-z])([{L}])(?![a-z])")),  # fmt: skip
+    ),
+)
+CHOICE_V3 = ChoicePreset(
+    "choice/v3",
+    (
+        ChoiceStep("trigger-lines", "answer-line", triggers=("answer", "回答"), patterns=(TOKEN,)),
+        ChoiceStep("trigger-lines", "correct-is-line", triggers=("正解は", "正解が"),
+                   patterns=(TOKEN,)),  # fmt: skip
+        ChoiceStep("tail-repeat", "tail-single-char", lines=5),
+    ),
+)

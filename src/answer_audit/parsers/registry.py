@@ -1,0 +1,183 @@
+"""Built-in presets (frozen) and user presets loaded from TOML, looked up by name."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from types import MappingProxyType
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from answer_audit.parsers.base import Parser
+from answer_audit.parsers.choice import CHOICE_V1, CHOICE_V2, CHOICE_V3, ChoicePreset, ChoiceStep
+from answer_audit.parsers.freeform import FREEFORM_V1, FREEFORM_V2, FreeformPreset
+from answer_audit.parsers.jsonfield import JSON_ISUP_GRADE, JsonFieldPreset
+
+BUILTIN: Mapping[str, Parser] = MappingProxyType(
+    {p.name: p for p in (FREEFORM_V1, FREEFORM_V2, CHOICE_V1, CHOICE_V2, CHOICE_V3, JSON_ISUP_GRADE)}
+)
+
+
+class PresetError(ValueError):
+    """A preset name or preset file that cannot be used; the message says what and where."""
+
+
+class PresetSet(Mapping[str, Parser]):
+    """An immutable set of presets: the built-ins plus any user presets given to it."""
+
+    def __init__(self, extra: Mapping[str, Parser] | None = None) -> None:
+        clash = sorted(set(extra or {}) & set(BUILTIN))
+        if clash:
+            raise PresetError(f"user presets may not redefine built-in presets: {', '.join(clash)}")
+        self._presets: Mapping[str, Parser] = MappingProxyType({**BUILTIN, **(extra or {})})
+
+    def __getitem__(self, name: str) -> Parser:
+        return self._presets[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._presets)
+
+    def __len__(self) -> int:
+        return len(self._presets)
+
+    @classmethod
+    def from_file(cls, path: str | Path | None) -> PresetSet:
+        """Built-ins plus the presets defined in a TOML file (None: built-ins only)."""
+        return cls(load_preset_file(path) if path else None)
+
+
+def get_parser(name: str, presets: Mapping[str, Parser] | None = None) -> Parser:
+    """The preset called ``name`` (built-in, or from ``presets``).
+
+    >>> get_parser("choice/v3").family
+    'choice'
+    """
+    table = presets if presets is not None else BUILTIN
+    try:
+        return table[name]
+    except KeyError:
+        raise PresetError(f"unknown parser {name!r}; known: {', '.join(sorted(table))}") from None
+
+
+def list_parsers(presets: Mapping[str, Parser] | None = None) -> list[str]:
+    """Names of every available preset, sorted."""
+    return sorted(presets if presets is not None else BUILTIN)
+
+
+# ------------------------------------------------------------ user preset files
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class _StepSpec(_Strict):
+    kind: Literal["trigger-lines", "regex", "window", "tail-repeat", "last-char"]
+    rule: str
+    triggers: list[str] = []
+    patterns: list[str] = []
+    pick: Literal["first", "last"] = "last"
+    lines: int | None = Field(default=None, ge=1)
+
+
+class _ChoiceSpec(_Strict):
+    family: Literal["choice"]
+    base: str | None = None
+    choices: str | None = None
+    steps: list[_StepSpec] | None = None
+
+
+class _FreeformSpec(_Strict):
+    family: Literal["freeform"]
+    base: str | None = None
+    markers: list[str] | None = None
+    case_sensitive: bool | None = None
+    strip_think: bool | None = None
+
+
+class _JsonSpec(_Strict):
+    family: Literal["json"]
+    base: str | None = None
+    field: str | None = None
+    null_as: int | None = None
+    allowed: tuple[int, int] | None = None
+    integer_fallback: bool | None = None
+
+
+_Spec = Annotated[_ChoiceSpec | _FreeformSpec | _JsonSpec, Field(discriminator="family")]
+
+
+class _PresetFile(_Strict):
+    preset: dict[str, _Spec]
+
+
+def load_preset_file(path: str | Path) -> dict[str, Parser]:
+    """Parse a TOML preset file into presets; every problem names the file and the key."""
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise PresetError(f"{path}: preset file not found") from None
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
+        raise PresetError(f"{path}: not a readable TOML file: {err}") from None
+    try:
+        spec = _PresetFile.model_validate(data)
+    except ValidationError as err:
+        first = err.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise PresetError(f"{path}: key {where!r}: {first['msg']}") from None
+    return {name: _build(path, name, s) for name, s in spec.preset.items()}
+
+
+def _build(path: Path, name: str, spec: _ChoiceSpec | _FreeformSpec | _JsonSpec) -> Parser:
+    base: Any = None
+    if spec.base is not None:
+        base = BUILTIN.get(spec.base)
+        if base is None or base.family != spec.family:
+            raise PresetError(
+                f"{path}: key 'preset.{name}.base': {spec.base!r} is not a built-in "
+                f"{spec.family} preset"
+            )
+    fields = spec.model_dump(exclude={"family", "base"}, exclude_none=True)
+    try:
+        if isinstance(spec, _ChoiceSpec):
+            steps = tuple(ChoiceStep(**{**s, "triggers": tuple(s["triggers"]),
+                                        "patterns": tuple(s["patterns"])})
+                          for s in fields.pop("steps", []))  # fmt: skip
+            steps = steps or (base.steps if base else ())
+            if not steps:
+                raise PresetError(f"{path}: key 'preset.{name}.steps': a choice preset needs steps")
+            for i, step in enumerate(steps):
+                for pattern in step.patterns:
+                    _check_pattern(path, f"preset.{name}.steps.{i}.patterns", pattern)
+            choices = fields.get("choices", base.choices if base else "abcd")
+            return ChoicePreset(name, steps, choices)
+        if isinstance(spec, _FreeformSpec):
+            merged = {"markers": (), "case_sensitive": True, "strip_think": False}
+            if base:
+                merged.update(markers=base.markers, case_sensitive=base.case_sensitive,
+                              strip_think=base.strip_think)  # fmt: skip
+            merged.update(fields)
+            merged["markers"] = tuple(merged["markers"])
+            return FreeformPreset(name, **merged)
+        merged = {"field": None, "null_as": None, "allowed": None, "integer_fallback": True}
+        if base:
+            merged.update(field=base.field, null_as=base.null_as, allowed=base.allowed,
+                          integer_fallback=base.integer_fallback)  # fmt: skip
+        merged.update(fields)
+        if not merged["field"]:
+            raise PresetError(f"{path}: key 'preset.{name}.field': a json preset needs a field")
+        return JsonFieldPreset(name, **merged)
+    except TypeError as err:  # pragma: no cover - pydantic already rejects unknown keys
+        raise PresetError(f"{path}: preset {name!r}: {err}") from None
+
+
+def _check_pattern(path: Path, key: str, pattern: str) -> None:
+    probe = pattern.replace("{L}", "abcd").replace("{D}", "1-4")
+    try:
+        re.compile(probe)
+    except re.error as err:
+        raise PresetError(f"{path}: key {key!r}: invalid regular expression: {err}") from None
