@@ -24,7 +24,9 @@ test: lint
 	$(BIN)/pytest
 
 demo: $(STAMP)
-	$(BIN)/answer-audit demo --out tmp/demo
+	$(BIN)/answer-audit explain --parser choice/v3 "$$(printf '問題文....\n\nAnswer: c')"
+	$(BIN)/answer-audit explain --parser json/isup_grade 'Here: {"isup_grade": null} I hope this helps'
+	$(BIN)/answer-audit explain --parser freeform/v2 "$$(printf 'hmm</think> Paris.\nUSER: and Rome?')"
 
 clean:
 	rm -rf $(VENV) tmp .pytest_cache .mypy_cache .ruff_cache

@@ -6,8 +6,6 @@ import re
 import unicodedata
 from collections.abc import Callable, Iterable
 
-THINK_CLOSE = re.compile(r"</think>", re.IGNORECASE)
-
 
 def strip_think(text: str) -> str:
     """Keep only the text after the LAST ``</think>`` (any case), left-stripped.
@@ -17,19 +15,18 @@ def strip_think(text: str) -> str:
     >>> strip_think("reasoning...</think>  Paris")
     'Paris'
     """
-    return text[think_region_start(text) :].lstrip() if THINK_CLOSE.search(text) else text
+    start = think_region_start(text)
+    return text[start:].lstrip() if start else text
 
 
 def think_region_start(text: str) -> int:
     """Offset just after the last ``</think>``, or 0 when there is none."""
-    last = None
-    for last in THINK_CLOSE.finditer(text):
-        pass
-    return last.end() if last is not None else 0
+    pos = lower_same_length(text).rfind("</think>")
+    return pos + len("</think>") if pos >= 0 else 0
 
 
 def lower_same_length(text: str) -> str:
-    """Lowercase without changing any offset (characters whose lowercase is longer stay as they are)."""
+    """Lowercase without changing offsets (a character whose lowercase is longer stays as is)."""
     lowered = text.lower()
     if len(lowered) == len(text):
         return lowered
@@ -107,9 +104,7 @@ _V1_PUNCT = re.compile(r"[.,;:!?'\"()\[\]{}]")
 _V2_PUNCT = re.compile(r"[.,;:!?'\"()\[\]{}*_`~]")
 _WHITESPACE = re.compile(r"\s+")
 _DOTTED_ABBREVIATION = re.compile(r"\b(?:[a-z]\.)+[a-z]\b")
-_SUB_SUPER_DIGITS = str.maketrans(
-    "₀₁₂₃₄₅₆₇₈₉⁰¹²³⁴⁵⁶⁷⁸⁹", "01234567890123456789"
-)
+_SUB_SUPER_DIGITS = str.maketrans("₀₁₂₃₄₅₆₇₈₉⁰¹²³⁴⁵⁶⁷⁸⁹", "01234567890123456789")
 
 
 def normalize_v1(text: str) -> str:

@@ -46,7 +46,8 @@ class ChoiceStep:
         trig = " or ".join(f"`{t}`" for t in self.triggers)
         match self.kind:
             case "trigger-lines":
-                return f"`{self.rule}`: lines from the last upward containing {trig}: {self.pick} {pats}"
+                where = f"lines from the last upward containing {trig}"
+                return f"`{self.rule}`: {where}: {self.pick} match of {pats}"
             case "regex":
                 return f"`{self.rule}`: {self.pick} match of {pats} in the whole text"
             case "window":
@@ -75,7 +76,10 @@ class ChoicePreset:
         return _run(self, text, (choices or self.choices).lower())
 
     def describe(self) -> list[str]:
-        head = f"NFKC + lowercase, non-empty stripped lines; choices `{self.choices}` (digits 1.. map to them)"
+        head = (
+            f"NFKC + lowercase, non-empty stripped lines; choices `{self.choices}` "
+            "(digits 1.. map to them)"
+        )
         return [head, *(s.describe() for s in self.steps), "`not-found`: none of the above"]
 
 
@@ -115,8 +119,11 @@ def _to_choice(token: str, letters: str) -> str | None:
 def _run(preset: ChoicePreset, text: str, choices: str) -> Extraction:
     compiled = _compile(preset, choices)
     norm, origin = nfkc_lower_with_map(text)
-    lines = [(m.start() + len(m.group()) - len(m.group().lstrip()), m.group().strip())
-             for m in _LINE.finditer(norm) if m.group().strip()]  # fmt: skip
+    lines = [
+        (m.start() + len(m.group()) - len(m.group().lstrip()), m.group().strip())
+        for m in _LINE.finditer(norm)
+        if m.group().strip()
+    ]
     for step, patterns in compiled.steps:
         hit = _STEP_RUNNERS[step.kind](step, patterns, norm, lines, compiled)
         if hit is None:
@@ -139,8 +146,9 @@ def _match_hit(m: re.Match[str], offset: int) -> Hit:
     return offset + m.start(g), offset + m.end(g), m.group(g)
 
 
-def _trigger_lines(step: ChoiceStep, pats: tuple[re.Pattern[str], ...], norm: str, lines: Lines,
-                   c: _Compiled) -> Hit:  # fmt: skip
+def _trigger_lines(
+    step: ChoiceStep, pats: tuple[re.Pattern[str], ...], norm: str, lines: Lines, c: _Compiled
+) -> Hit:
     for offset, line in reversed(lines):
         if not any(t in line for t in step.triggers):
             continue
@@ -151,8 +159,9 @@ def _trigger_lines(step: ChoiceStep, pats: tuple[re.Pattern[str], ...], norm: st
     return None
 
 
-def _regex(step: ChoiceStep, pats: tuple[re.Pattern[str], ...], norm: str, lines: Lines,
-           c: _Compiled) -> Hit:  # fmt: skip
+def _regex(
+    step: ChoiceStep, pats: tuple[re.Pattern[str], ...], norm: str, lines: Lines, c: _Compiled
+) -> Hit:
     for pat in pats:
         found = list(pat.finditer(norm)) if step.pick == "last" else [pat.search(norm)]
         if found and found[-1] is not None:
@@ -160,8 +169,9 @@ def _regex(step: ChoiceStep, pats: tuple[re.Pattern[str], ...], norm: str, lines
     return None
 
 
-def _window(step: ChoiceStep, pats: tuple[re.Pattern[str], ...], norm: str, lines: Lines,
-            c: _Compiled) -> Hit:  # fmt: skip
+def _window(
+    step: ChoiceStep, pats: tuple[re.Pattern[str], ...], norm: str, lines: Lines, c: _Compiled
+) -> Hit:
     region = lines[-step.lines :] if step.lines else [(0, norm)]
     for pat in pats:
         for offset, line in region:
@@ -171,8 +181,9 @@ def _window(step: ChoiceStep, pats: tuple[re.Pattern[str], ...], norm: str, line
     return None
 
 
-def _tail_repeat(step: ChoiceStep, pats: tuple[re.Pattern[str], ...], norm: str, lines: Lines,
-                 c: _Compiled) -> Hit:  # fmt: skip
+def _tail_repeat(
+    step: ChoiceStep, pats: tuple[re.Pattern[str], ...], norm: str, lines: Lines, c: _Compiled
+) -> Hit:
     for offset, line in reversed(lines[-(step.lines or 1) :]):
         kept = [i for i, ch in enumerate(line) if ch in c.token_chars]
         if kept and len({line[i] for i in kept}) == 1:
@@ -180,8 +191,9 @@ def _tail_repeat(step: ChoiceStep, pats: tuple[re.Pattern[str], ...], norm: str,
     return None
 
 
-def _last_char(step: ChoiceStep, pats: tuple[re.Pattern[str], ...], norm: str, lines: Lines,
-               c: _Compiled) -> Hit:  # fmt: skip
+def _last_char(
+    step: ChoiceStep, pats: tuple[re.Pattern[str], ...], norm: str, lines: Lines, c: _Compiled
+) -> Hit:
     for i in range(len(norm) - 1, -1, -1):
         if norm[i] in c.token_chars:
             return i, i + 1, norm[i]
@@ -201,29 +213,45 @@ TOKEN = r"(?<![0-9a-z])([{D}{L}])(?![0-9a-z])"
 CHOICE_V1 = ChoicePreset(
     "choice/v1",
     (
-        ChoiceStep("regex", "answer-regex", patterns=(r"(?:回答|answer)\s*[:：]\s*([{L}{D}])",),
-                   pick="first"),  # fmt: skip
+        ChoiceStep(
+            "regex",
+            "answer-regex",
+            patterns=(r"(?:回答|answer)\s*[:：]\s*([{L}{D}])",),
+            pick="first",
+        ),
         ChoiceStep("last-char", "last-char"),
     ),
 )
 CHOICE_V2 = ChoicePreset(
     "choice/v2",
     (
-        ChoiceStep("trigger-lines", "answer-line", triggers=("answer", "回答"),
-                   patterns=(r"(?<![0-9])([{D}])(?![0-9])", r"(?<![a-z])([{L}])(?![a-z])"),
-                   pick="first"),  # fmt: skip
-        ChoiceStep("window", "last-lines", lines=3,
-                   patterns=(r"(?<![0-9])([{D}])(?![0-9])", r"(?<![a-z])([{L}])(?![a-z])")),  # fmt: skip
-        ChoiceStep("window", "whole-text",
-                   patterns=(r"(?<![0-9])([{D}])(?![0-9])", r"(?<![a-z])([{L}])(?![a-z])")),  # fmt: skip
+        ChoiceStep(
+            "trigger-lines",
+            "answer-line",
+            triggers=("answer", "回答"),
+            patterns=(r"(?<![0-9])([{D}])(?![0-9])", r"(?<![a-z])([{L}])(?![a-z])"),
+            pick="first",
+        ),
+        ChoiceStep(
+            "window",
+            "last-lines",
+            lines=3,
+            patterns=(r"(?<![0-9])([{D}])(?![0-9])", r"(?<![a-z])([{L}])(?![a-z])"),
+        ),
+        ChoiceStep(
+            "window",
+            "whole-text",
+            patterns=(r"(?<![0-9])([{D}])(?![0-9])", r"(?<![a-z])([{L}])(?![a-z])"),
+        ),
     ),
 )
 CHOICE_V3 = ChoicePreset(
     "choice/v3",
     (
         ChoiceStep("trigger-lines", "answer-line", triggers=("answer", "回答"), patterns=(TOKEN,)),
-        ChoiceStep("trigger-lines", "correct-is-line", triggers=("正解は", "正解が"),
-                   patterns=(TOKEN,)),  # fmt: skip
+        ChoiceStep(
+            "trigger-lines", "correct-is-line", triggers=("正解は", "正解が"), patterns=(TOKEN,)
+        ),
         ChoiceStep("tail-repeat", "tail-single-char", lines=5),
     ),
 )

@@ -8,9 +8,19 @@ from answer_audit.extraction import Extraction
 from answer_audit.text import stripped_bounds, think_region_start, truncation_bounds
 
 V1_MARKERS = (
-    "Passage:", "Question:", "USER:", "ASSISTANT:", "SYSTEM:", "\nUSER", "\nASSISTANT",
-    "\n\nUSER", "\n\nQuestion", "Article:", "Movie title:", "Movie plot:",
-)  # fmt: skip
+    "Passage:",
+    "Question:",
+    "USER:",
+    "ASSISTANT:",
+    "SYSTEM:",
+    "\nUSER",
+    "\nASSISTANT",
+    "\n\nUSER",
+    "\n\nQuestion",
+    "Article:",
+    "Movie title:",
+    "Movie plot:",
+)
 V2_MARKERS = tuple(m.lower() for m in V1_MARKERS)
 
 
@@ -49,7 +59,9 @@ class FreeformPreset:
             steps.append("`after-think`: keep the text after the last `</think>` (any case), strip")
         case = "case-sensitive" if self.case_sensitive else "searched in the lowercased text"
         shown = ", ".join(repr(m) for m in self.markers)
-        steps.append(f"`truncated-at-marker`: cut at the earliest marker (position > 0, {case}): {shown}")
+        steps.append(
+            f"`truncated-at-marker`: cut at the earliest marker (position > 0, {case}): {shown}"
+        )
         steps.append("`first-line-fallback`: if the cut leaves nothing, the first non-empty line")
         return steps
 

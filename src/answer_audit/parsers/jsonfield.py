@@ -110,11 +110,10 @@ def _value_span(text: str, obj_span: Span, field: str) -> Span:
     """Where the field's value sits inside the object (the object itself if not located)."""
     key = re.compile(re.escape(json.dumps(field, ensure_ascii=False)) + r"\s*:\s*")
     start, end = obj_span
-    last = None
-    for last in key.finditer(text, start, end):
-        pass
-    if last is None:
+    keys = list(key.finditer(text, start, end))
+    if not keys:
         return obj_span
+    last = keys[-1]
     try:
         _, value_end = _DECODER.raw_decode(text, last.end())
     except (json.JSONDecodeError, RecursionError):
@@ -180,9 +179,12 @@ class JsonFieldPreset:
     def extract(self, text: str) -> Extraction:
         allowed = range(self.allowed[0], self.allowed[1] + 1) if self.allowed else None
         return extract_json_field(
-            text, self.field, null_as=self.null_as, allowed=allowed,
+            text,
+            self.field,
+            null_as=self.null_as,
+            allowed=allowed,
             integer_fallback=self.integer_fallback,
-        )  # fmt: skip
+        )
 
     def describe(self) -> list[str]:
         allowed = f"{self.allowed[0]}-{self.allowed[1]}" if self.allowed else "any integer"

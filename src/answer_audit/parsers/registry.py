@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import tomllib
 from collections.abc import Iterator, Mapping
@@ -17,7 +18,10 @@ from answer_audit.parsers.freeform import FREEFORM_V1, FREEFORM_V2, FreeformPres
 from answer_audit.parsers.jsonfield import JSON_ISUP_GRADE, JsonFieldPreset
 
 BUILTIN: Mapping[str, Parser] = MappingProxyType(
-    {p.name: p for p in (FREEFORM_V1, FREEFORM_V2, CHOICE_V1, CHOICE_V2, CHOICE_V3, JSON_ISUP_GRADE)}
+    {
+        p.name: p
+        for p in (FREEFORM_V1, FREEFORM_V2, CHOICE_V1, CHOICE_V2, CHOICE_V3, JSON_ISUP_GRADE)
+    }
 )
 
 
@@ -132,47 +136,43 @@ def load_preset_file(path: str | Path) -> dict[str, Parser]:
     return {name: _build(path, name, s) for name, s in spec.preset.items()}
 
 
+# What a user preset starts from when it names no `base`.
+_BLANK: Mapping[str, Parser] = MappingProxyType(
+    {
+        "choice": ChoicePreset("", ()),
+        "freeform": FreeformPreset("", ()),
+        "json": JsonFieldPreset("", ""),
+    }
+)
+
+
 def _build(path: Path, name: str, spec: _ChoiceSpec | _FreeformSpec | _JsonSpec) -> Parser:
-    base: Any = None
+    start = _BLANK[spec.family]
     if spec.base is not None:
-        base = BUILTIN.get(spec.base)
-        if base is None or base.family != spec.family:
+        start = BUILTIN.get(spec.base, start)
+        if start.family != spec.family or spec.base not in BUILTIN:
             raise PresetError(
                 f"{path}: key 'preset.{name}.base': {spec.base!r} is not a built-in "
                 f"{spec.family} preset"
             )
-    fields = spec.model_dump(exclude={"family", "base"}, exclude_none=True)
-    try:
-        if isinstance(spec, _ChoiceSpec):
-            steps = tuple(ChoiceStep(**{**s, "triggers": tuple(s["triggers"]),
-                                        "patterns": tuple(s["patterns"])})
-                          for s in fields.pop("steps", []))  # fmt: skip
-            steps = steps or (base.steps if base else ())
-            if not steps:
-                raise PresetError(f"{path}: key 'preset.{name}.steps': a choice preset needs steps")
-            for i, step in enumerate(steps):
-                for pattern in step.patterns:
-                    _check_pattern(path, f"preset.{name}.steps.{i}.patterns", pattern)
-            choices = fields.get("choices", base.choices if base else "abcd")
-            return ChoicePreset(name, steps, choices)
-        if isinstance(spec, _FreeformSpec):
-            merged = {"markers": (), "case_sensitive": True, "strip_think": False}
-            if base:
-                merged.update(markers=base.markers, case_sensitive=base.case_sensitive,
-                              strip_think=base.strip_think)  # fmt: skip
-            merged.update(fields)
-            merged["markers"] = tuple(merged["markers"])
-            return FreeformPreset(name, **merged)
-        merged = {"field": None, "null_as": None, "allowed": None, "integer_fallback": True}
-        if base:
-            merged.update(field=base.field, null_as=base.null_as, allowed=base.allowed,
-                          integer_fallback=base.integer_fallback)  # fmt: skip
-        merged.update(fields)
-        if not merged["field"]:
-            raise PresetError(f"{path}: key 'preset.{name}.field': a json preset needs a field")
-        return JsonFieldPreset(name, **merged)
-    except TypeError as err:  # pragma: no cover - pydantic already rejects unknown keys
-        raise PresetError(f"{path}: preset {name!r}: {err}") from None
+    fields: dict[str, Any] = spec.model_dump(exclude={"family", "base"}, exclude_none=True)
+    if "steps" in fields:
+        fields["steps"] = tuple(
+            ChoiceStep(**{**s, "triggers": tuple(s["triggers"]), "patterns": tuple(s["patterns"])})
+            for s in fields["steps"]
+        )
+    if "markers" in fields:
+        fields["markers"] = tuple(fields["markers"])
+    preset: Parser = dataclasses.replace(start, name=name, **fields)  # type: ignore[type-var]
+    if isinstance(preset, ChoicePreset):
+        if not preset.steps:
+            raise PresetError(f"{path}: key 'preset.{name}.steps': a choice preset needs steps")
+        for i, step in enumerate(preset.steps):
+            for pattern in step.patterns:
+                _check_pattern(path, f"preset.{name}.steps.{i}.patterns", pattern)
+    if isinstance(preset, JsonFieldPreset) and not preset.field:
+        raise PresetError(f"{path}: key 'preset.{name}.field': a json preset needs a field")
+    return preset
 
 
 def _check_pattern(path: Path, key: str, pattern: str) -> None:

@@ -1,0 +1,72 @@
+import pytest
+
+from answer_audit import normalize, strip_think, truncate_at_markers
+from answer_audit.parsers.freeform import V1_MARKERS, V2_MARKERS
+from answer_audit.text import nfkc_lower_with_map
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("no tags here", "no tags here"),
+        ("reasoning</think>  Paris", "Paris"),
+        ("a</think>b</THINK>\n  final ", "final "),
+        ("<think>x</think>", ""),
+        ("</Think>Rome", "Rome"),
+    ],
+)
+def test_strip_think_keeps_text_after_last_closing_tag(text: str, expected: str) -> None:
+    assert strip_think(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "markers", "case_sensitive", "expected"),
+    [
+        ("Paris.\nUSER: and Rome?", V1_MARKERS, True, "Paris."),
+        ("Paris.\nuser: and Rome?", V1_MARKERS, True, "Paris.\nuser: and Rome?"),
+        ("Paris.\nuser: and Rome?", V2_MARKERS, False, "Paris."),
+        # a marker at position 0 does not count; the next occurrence does
+        ("Question: what?\nParis\nQuestion: next", V1_MARKERS, True, "Question: what?\nParis"),
+        # earliest of several markers wins
+        ("A Passage: x USER: y", V1_MARKERS, True, "A"),
+        # the cut leaves only whitespace -> first non-empty line
+        ("  \nUSER: hello\nthere", ["USER:"], True, "USER: hello"),
+        ("", V1_MARKERS, True, ""),
+    ],
+)
+def test_truncate_at_markers(
+    text: str, markers: tuple[str, ...], case_sensitive: bool, expected: str
+) -> None:
+    assert truncate_at_markers(text, markers, case_sensitive) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "v1", "v2"),
+    [
+        ("  The U.S. (mainland)!  ", "the u s mainland", "the us mainland"),
+        ("Washington, D.C.", "washington d c", "washington dc"),
+        ("H₂O and x²", "h₂o and x²", "h2o and x2"),
+        ("**Paris**", "**paris**", "paris"),
+        ("`code`_~", "`code`_~", "code"),
+        ("'quoted' [a] {b}", "quoted a b", "quoted a b"),
+        ("tabs\t\tand\nlines", "tabs and lines", "tabs and lines"),
+        ("", "", ""),
+    ],
+)
+def test_normalizers(text: str, v1: str, v2: str) -> None:
+    assert normalize(text, "v1") == v1
+    assert normalize(text, "v2") == v2
+
+
+def test_unknown_normalizer_is_a_clear_error() -> None:
+    with pytest.raises(ValueError, match="unknown normalizer 'v9'"):
+        normalize("x", "v9")
+
+
+def test_nfkc_map_points_back_into_the_original() -> None:
+    text = "回答（1文字のみ）: ３ ﬁ Ⅳ"
+    norm, origin = nfkc_lower_with_map(text)
+    assert origin is not None
+    assert norm.index("3") >= 0
+    assert text[origin[norm.index("3")]] == "３"
+    assert len(origin) == len(norm) + 1
