@@ -2,19 +2,32 @@
 
 from __future__ import annotations
 
+import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
 from functools import wraps
 from pathlib import Path
 from typing import Annotated, Any, ParamSpec, TypeVar
 
 import typer
 from rich.console import Console
+from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 from rich.text import Text
 
+from answer_audit import cli_options as opt
+from answer_audit.audit import AuditResult, AuditSettings, audit
+from answer_audit.cli_options import split_list
+from answer_audit.demo import demo_rows
 from answer_audit.extract import extract
+from answer_audit.loading import RUN_CONDITIONS, SourceSpec, load
+from answer_audit.outputs import atomic_write_text, check_output_path
 from answer_audit.parsers import ChoicePreset, PresetError, PresetSet
+from answer_audit.report.audit_md import render_audit_markdown
+from answer_audit.schemes import KINDS, default_schemes, merge_schemes, parse_scheme
+from answer_audit.sources import ColumnMap, SourceError, write_runs
 
 app = typer.Typer(
     name="answer-audit",
@@ -31,7 +44,7 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 # Errors that mean "the user's input is wrong": one line on stderr, exit code 2.
-USER_ERRORS: tuple[type[Exception], ...] = (PresetError, FileNotFoundError, ValueError)
+USER_ERRORS: tuple[type[Exception], ...] = (PresetError, SourceError, OSError, ValueError)
 
 
 def user_errors(fn: Callable[P, R]) -> Callable[P, R]:
@@ -58,15 +71,10 @@ def main(
     _state["debug"] = debug
 
 
-PresetsOpt = Annotated[
-    Path | None, typer.Option("--presets", help="TOML file with user presets.", dir_okay=False)
-]
-
-
 @app.command("parsers")
 @user_errors
 def parsers_cmd(
-    presets: PresetsOpt = None,
+    presets: opt.Presets = None,
     rules: bool = typer.Option(False, "--rules", help="Also list each preset's rules in order."),
 ) -> None:
     """List the available parser presets (built-in and from --presets)."""
@@ -82,7 +90,7 @@ def parsers_cmd(
 def explain_cmd(
     text: Annotated[str, typer.Argument(help="The raw model output, or '-' to read stdin.")],
     parser: Annotated[str, typer.Option("--parser", "-p", help="Preset name.")] = "choice/v3",
-    presets: PresetsOpt = None,
+    presets: opt.Presets = None,
     choices: Annotated[
         str | None, typer.Option(help="Choice set for choice presets, e.g. abcde.")
     ] = None,
@@ -120,3 +128,169 @@ def highlight_span(raw: str, span: tuple[int, int] | None, context: int = 0) -> 
 
 def run() -> Any:  # pragma: no cover - console entry point
     return app()
+
+
+# ------------------------------------------------------------------- audit
+
+
+@app.command("audit")
+@user_errors
+def audit_cmd(
+    sources: opt.Sources = None,
+    runs_dir: Annotated[
+        Path | None, typer.Option("--runs-dir", help="Folder of experiment runs (SQLite).")
+    ] = None,
+    metadata: Annotated[
+        Path | None, typer.Option("--metadata", help="runs_metadata.json for --runs-dir.")
+    ] = None,
+    conditions: Annotated[
+        str, typer.Option("--conditions", help="Run folders: condition names to keep.")
+    ] = ",".join(RUN_CONDITIONS),
+    fmt: opt.Fmt = "auto",
+    records: opt.Records = None,
+    table: opt.SqlTable = None,
+    query: opt.SqlQuery = None,
+    skip_bad_lines: opt.SkipBad = False,
+    id_col: opt.IdCol = None,
+    raw: opt.RawCol = "raw",
+    parsed: opt.ParsedCol = None,
+    label: opt.LabelCol = None,
+    truth: opt.TruthCol = "truth",
+    group_by: opt.GroupBy = None,
+    null_values: opt.NullValues = None,
+    kind: Annotated[
+        str, typer.Option("--kind", help="freeform, choice or json: picks the default schemes.")
+    ] = "freeform",
+    scheme: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--scheme", help="NAME=PARSER[:NORMALIZER]; adds or replaces a scheme (repeatable)."
+        ),
+    ] = None,
+    presets: opt.Presets = None,
+    seed: opt.Seed = 0,
+    bootstrap: Annotated[
+        int, typer.Option("--bootstrap", help="Bootstrap resamples for the Δpp intervals.")
+    ] = 1000,
+    max_rows: Annotated[
+        int, typer.Option("--max-rows", help="Per-group rows per scheme in the Markdown.")
+    ] = 40,
+    max_examples: Annotated[
+        int, typer.Option("--max-examples", help="Flip examples to sample.")
+    ] = 30,
+    out_md: opt.OutMd = Path("tmp/answer_parsing_audit.md"),
+    out_json: opt.OutJson = None,
+    quiet: opt.Quiet = False,
+) -> None:
+    """Relabel saved outputs under alternative parsers and normalizers; report what flips."""
+    spec = SourceSpec(
+        paths=tuple(sources or ()), runs_dir=runs_dir, metadata=metadata,
+        conditions=split_list(conditions), fmt=fmt, records_key=records, table=table,
+        query=query, skip_bad_lines=skip_bad_lines,
+    )  # fmt: skip
+    cmap = ColumnMap(
+        id=id_col, raw=raw, parsed=parsed, label=label, truth=truth,
+        group_by=split_list(group_by), null_values=split_list(null_values),
+    )  # fmt: skip
+    if kind not in KINDS:
+        raise ValueError(f"--kind {kind!r}: expected one of {', '.join(KINDS)}")
+    preset_set = PresetSet.from_file(presets)
+    schemes = merge_schemes(default_schemes(kind), [parse_scheme(s) for s in scheme or ()])
+    for path in (out_md, out_json):
+        if path is not None:
+            check_output_path(path, spec.inputs)
+    with progress_reporter(quiet, total=len(schemes) + 1) as step:
+        step("loading")
+        loaded, groups = load(spec, cmap)
+        settings = AuditSettings(kind=kind, group_by=groups, seed=seed, n_boot=bootstrap,
+                                 max_examples=max_examples)  # fmt: skip
+        result = audit(loaded.frame, schemes, settings, presets=preset_set,
+                       source_coverage=loaded.coverage, progress=step)  # fmt: skip
+    result.notes.extend(loaded.notes)
+    write_audit_reports(
+        result, out_md=out_md, out_json=out_json, max_rows=max_rows, inputs=spec.inputs
+    )
+    if not quiet:
+        print_audit_summary(result)
+    for path in (out_md, out_json):
+        if path is not None:
+            out.print(f"wrote {path}")
+
+
+def write_audit_reports(result: AuditResult, *, out_md: Path | None, out_json: Path | None,
+                        max_rows: int, inputs: tuple[Path, ...] = ()) -> None:  # fmt: skip
+    """Render and atomically write whichever reports were asked for."""
+    stamp = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    if out_md is not None:
+        text = render_audit_markdown(result, max_rows=max_rows, generated_at=stamp)
+        atomic_write_text(out_md, text, inputs)
+    if out_json is not None:
+        atomic_write_text(out_json, to_json({**result.to_dict(), "generated_at": stamp}), inputs)
+
+
+def print_audit_summary(result: AuditResult) -> None:
+    c = result.coverage
+    out.print(f"[bold]{c['rows']}[/] rows, [bold]{c['scored']}[/] scored, {c['groups']} group(s)")
+    if result.consistency is not None and result.consistency["mismatches"]:
+        err.print(
+            f"[bold red]WARNING[/]: {result.consistency['mismatches']} of {result.consistency['n']} "
+            "stored labels are not reproduced by the stored parse + v1 matcher"
+        )
+    t = Table("scheme", "flips", "stored err %", "err %", "Δpp", "sig. groups (Holm)")
+    for s in result.schemes:
+        t.add_row(s["name"], str(s["flips"]), f"{s['stored_error_pct']:.2f}", f"{s['error_pct']:.2f}",
+                  f"{s['delta_pp']:+.2f}", f"{s['significant_groups']}/{s['groups']}")  # fmt: skip
+    out.print(t)
+
+
+@contextmanager
+def progress_reporter(quiet: bool, total: int) -> Iterator[Callable[[str], None]]:
+    """A step callback that drives a Rich progress bar (silent when quiet or not a TTY)."""
+    if quiet or not err.is_terminal:
+        yield lambda message: None
+        return
+    with Progress(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(),
+                  TimeElapsedColumn(), console=err, transient=True) as bar:  # fmt: skip
+        task = bar.add_task("starting", total=total)
+        started = False
+
+        def step(message: str) -> None:
+            nonlocal started
+            if started:
+                bar.advance(task)
+            started = True
+            bar.update(task, description=message)
+
+        yield step
+        bar.update(task, completed=total)
+
+
+def to_json(data: Any) -> str:
+    """Stable, human-diffable JSON (sorted keys would reorder sections, so insertion order)."""
+    return json.dumps(data, indent=2, ensure_ascii=False, default=str) + "\n"
+
+
+# -------------------------------------------------------------------- demo
+
+
+@app.command("demo")
+@user_errors
+def demo_cmd(
+    out_dir: Annotated[
+        Path, typer.Option("--out", help="Folder for the demo runs and reports.")
+    ] = Path("tmp/demo"),
+    seed: opt.Seed = 0,
+    quiet: opt.Quiet = False,
+) -> None:
+    """Generate synthetic experiment runs, audit them, and write the reports."""
+    metadata = write_runs(demo_rows(seed), out_dir / "runs")
+    out.print(f"generated demo runs in {out_dir / 'runs'} ({metadata.name})")
+    audit_cmd(
+        sources=None, runs_dir=out_dir / "runs", metadata=metadata,
+        conditions=",".join(RUN_CONDITIONS), fmt="auto", records=None, table=None, query=None,
+        skip_bad_lines=False, id_col=None, raw="raw", parsed=None, label=None, truth="truth",
+        group_by=None, null_values=None, kind="freeform", scheme=None, presets=None, seed=seed,
+        bootstrap=1000, max_rows=40, max_examples=30,
+        out_md=out_dir / "answer_parsing_audit.md", out_json=out_dir / "answer_parsing_audit.json",
+        quiet=quiet,
+    )  # fmt: skip

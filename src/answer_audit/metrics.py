@@ -17,6 +17,9 @@ import numpy.typing as npt
 
 _NUMERIC = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
 _LN_SQRT_2PI = 0.5 * math.log(2.0 * math.pi)
+Bools = npt.ArrayLike  # one-dimensional, bool dtype (0/1 integers are accepted too)
+Labels = npt.ArrayLike | Sequence[object]  # truth classes; keyed by str(label)
+_Counts = tuple[list[str], npt.NDArray[np.int64], npt.NDArray[np.int64]]
 _CELLS_PER_CHUNK = 4_000_000  # bounds memory of B x cells count matrices
 
 
@@ -28,7 +31,7 @@ class BootstrapSummary(TypedDict):
     ci: list[float]
 
 
-def _as_bool(correct: npt.ArrayLike, name: str = "correct") -> npt.NDArray[np.bool_]:
+def _as_bool(correct: Bools, name: str = "correct") -> npt.NDArray[np.bool_]:
     arr = np.asarray(correct)
     if arr.ndim != 1:
         raise ValueError(f"{name} must be one-dimensional, got shape {arr.shape}")
@@ -47,7 +50,7 @@ def _natural_key(label: str) -> tuple[int, float, str]:
     return (1, 0.0, label)
 
 
-def _class_codes(truth: npt.ArrayLike, n: int) -> tuple[list[str], npt.NDArray[np.intp]]:
+def _class_codes(truth: Labels, n: int) -> tuple[list[str], npt.NDArray[np.intp]]:
     """Labels (as str, natural order) and each row's index into them."""
     arr = np.asarray(truth)
     if arr.ndim != 1 or arr.shape[0] != n:
@@ -63,9 +66,7 @@ def _class_codes(truth: npt.ArrayLike, n: int) -> tuple[list[str], npt.NDArray[n
     return labels, remap[inverse.reshape(-1)]
 
 
-def _class_counts(
-    truth: npt.ArrayLike, correct: npt.ArrayLike
-) -> tuple[list[str], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+def _class_counts(truth: Labels, correct: Bools) -> _Counts:
     ok = _as_bool(correct)
     labels, codes = _class_codes(truth, ok.shape[0])
     totals = np.bincount(codes, minlength=len(labels)).astype(np.int64)
@@ -73,7 +74,7 @@ def _class_counts(
     return labels, hits, totals
 
 
-def accuracy(correct: npt.ArrayLike) -> float:
+def accuracy(correct: Bools) -> float:
     """Fraction of True entries; ValueError on empty or non-boolean input.
 
     >>> accuracy([True, False, True, True])
@@ -82,7 +83,7 @@ def accuracy(correct: npt.ArrayLike) -> float:
     return float(np.mean(_as_bool(correct)))
 
 
-def error_pct(correct: npt.ArrayLike) -> float:
+def error_pct(correct: Bools) -> float:
     """Error rate in percent, (1 - accuracy) * 100.
 
     >>> error_pct([True, False, True, True])
@@ -91,7 +92,7 @@ def error_pct(correct: npt.ArrayLike) -> float:
     return (1.0 - accuracy(correct)) * 100.0
 
 
-def per_class_recall(truth: npt.ArrayLike, correct: npt.ArrayLike) -> dict[str, dict[str, int]]:
+def per_class_recall(truth: Labels, correct: Bools) -> dict[str, dict[str, int]]:
     """Correct and total counts per truth class, keyed by str(class) in natural order.
 
     Numeric labels sort numerically before the others, which sort lexicographically.
@@ -106,7 +107,7 @@ def per_class_recall(truth: npt.ArrayLike, correct: npt.ArrayLike) -> dict[str, 
     }
 
 
-def balanced_accuracy(truth: npt.ArrayLike, correct: npt.ArrayLike) -> float:
+def balanced_accuracy(truth: Labels, correct: Bools) -> float:
     """Unweighted mean over truth classes of each class's recall (fraction correct).
 
     >>> balanced_accuracy(["a", "a", "a", "b"], [True, True, True, False])
@@ -175,7 +176,7 @@ def mcnemar(b: int, c: int) -> float:
     return min(1.0, math.exp(log_p))
 
 
-def mcnemar_paired(a_correct: npt.ArrayLike, b_correct: npt.ArrayLike) -> tuple[int, int, float]:
+def mcnemar_paired(a_correct: Bools, b_correct: Bools) -> tuple[int, int, float]:
     """Discordant counts (A-only right, B-only right) and their exact McNemar p-value.
 
     >>> mcnemar_paired([True, True, False], [False, False, False])
@@ -183,8 +184,7 @@ def mcnemar_paired(a_correct: npt.ArrayLike, b_correct: npt.ArrayLike) -> tuple[
     """
     a, bb = _as_bool(a_correct, "a_correct"), _as_bool(b_correct, "b_correct")
     _same_length(a, bb)
-    b = int(np.count_nonzero(a & ~bb))
-    c = int(np.count_nonzero(~a & bb))
+    b, c = int(np.count_nonzero(a & ~bb)), int(np.count_nonzero(~a & bb))
     return b, c, mcnemar(b, c)
 
 
@@ -272,7 +272,7 @@ def bootstrap(
 
 
 def bootstrap_accuracy(
-    correct: npt.ArrayLike, B: int = 1000, seed: int = 42, ci: float = 0.95
+    correct: Bools, B: int = 1000, seed: int = 42, ci: float = 0.95
 ) -> BootstrapSummary:
     """Bootstrap of accuracy in O(B): correct counts drawn as Binomial(n, observed accuracy).
 
@@ -290,7 +290,7 @@ def bootstrap_accuracy(
 
 
 def bootstrap_balanced_accuracy(
-    truth: npt.ArrayLike, correct: npt.ArrayLike, B: int = 1000, seed: int = 42, ci: float = 0.95
+    truth: Labels, correct: Bools, B: int = 1000, seed: int = 42, ci: float = 0.95
 ) -> BootstrapSummary:
     """Bootstrap of balanced accuracy in O(B * classes) via multinomial class x correct cells.
 
@@ -315,11 +315,7 @@ def bootstrap_balanced_accuracy(
 
 
 def paired_delta_ci(
-    stored_correct: npt.ArrayLike,
-    scheme_correct: npt.ArrayLike,
-    B: int = 1000,
-    seed: int = 0,
-    ci: float = 0.95,
+    stored_correct: Bools, scheme_correct: Bools, B: int = 1000, seed: int = 0, ci: float = 0.95
 ) -> tuple[float, float]:
     """Paired-bootstrap percentile interval of the error-rate change in points, scheme - stored.
 
@@ -333,10 +329,7 @@ def paired_delta_ci(
     _check_resampling(B, ci)
     s, t = _as_bool(stored_correct, "stored_correct"), _as_bool(scheme_correct, "scheme_correct")
     n = _same_length(s, t)
-    cells = np.array(
-        [np.count_nonzero(s & t), np.count_nonzero(s & ~t), np.count_nonzero(~s & t)],
-        dtype=np.int64,
-    )
-    cells = np.append(cells, n - cells.sum())
+    # cell 0: both right, 1: stored-only right, 2: scheme-only right, 3: both wrong
+    cells = np.bincount(2 * (~s).astype(np.intp) + (~t), minlength=4).astype(np.int64)
     draws = np.concatenate(_multinomial_chunks(np.random.default_rng(seed), n, cells, B))
     return _interval((draws[:, 1] - draws[:, 2]) / n * 100.0, ci)

@@ -132,7 +132,7 @@ def _run(preset: ChoicePreset, text: str, choices: str) -> Extraction:
         value = _to_choice(token, compiled.letters)
         if value is None:
             continue
-        span = (origin[start], origin[end]) if origin is not None else None
+        span = origin.span(start, end) if origin is not None and end > start else None
         return Extraction(value, step.rule, span)
     return NOT_FOUND
 

@@ -13,7 +13,8 @@ from answer_audit.extraction import Extraction, Span
 # A JSON object can only start with "{" followed by a key or "}"; this skips prose braces
 # (and a megabyte of "{") without calling the decoder.
 _OBJECT_START = re.compile(r"\{\s*[\"}]")
-_STANDALONE_INT = re.compile(r"(?<![\w.])[0-9]+(?![\w]|\.[0-9])")
+# A signed integer not inside a word or a decimal; "-1" is minus one, never grade 1.
+_STANDALONE_INT = re.compile(r"(?<![\w.])[-+\u2212]?[0-9]+(?![\w]|\.[0-9])")
 _DECODER = json.JSONDecoder()
 # Work bounds for hostile input: failed decode attempts may read at most this many times the
 # text length in total, and deep nesting (RecursionError) is given up on after a few tries.
@@ -106,19 +107,31 @@ def _as_int(value: Any) -> int | None:
     return None
 
 
+_WS = frozenset(" \t\n\r")
+
+
+def _skip_ws(text: str, pos: int) -> int:
+    while pos < len(text) and text[pos] in _WS:
+        pos += 1
+    return pos
+
+
 def _value_span(text: str, obj_span: Span, field: str) -> Span:
-    """Where the field's value sits inside the object (the object itself if not located)."""
-    key = re.compile(re.escape(json.dumps(field, ensure_ascii=False)) + r"\s*:\s*")
-    start, end = obj_span
-    keys = list(key.finditer(text, start, end))
-    if not keys:
-        return obj_span
-    last = keys[-1]
+    """Where the field's value sits among the object's top-level members (last one wins, as in
+    ``json.loads``); the object's span if it cannot be walked."""
+    pos = _skip_ws(text, obj_span[0] + 1)
+    found = obj_span
     try:
-        _, value_end = _DECODER.raw_decode(text, last.end())
-    except (json.JSONDecodeError, RecursionError):
+        while pos < obj_span[1] and text[pos] == '"':
+            key, pos = _DECODER.raw_decode(text, pos)
+            value_start = _skip_ws(text, _skip_ws(text, pos) + 1)  # past ":"
+            _, value_end = _DECODER.raw_decode(text, value_start)
+            if key == field:
+                found = (value_start, value_end)
+            pos = _skip_ws(text, _skip_ws(text, value_end) + 1)  # past "," or "}"
+    except (ValueError, RecursionError, IndexError):
         return obj_span
-    return last.end(), value_end
+    return found
 
 
 def extract_json_field(
@@ -158,7 +171,7 @@ def extract_json_field(
     if integer_fallback:
         m = _STANDALONE_INT.search(text)
         if m is not None:
-            value = int(m.group())
+            value = int(m.group().replace("\u2212", "-"))
             if allowed is not None and value not in allowed:
                 return Extraction(None, "integer-fallback-out-of-range", m.span())
             return Extraction(value, "integer-fallback", m.span())

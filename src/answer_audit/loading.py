@@ -1,0 +1,55 @@
+"""One entry point from "what the user pointed at" to the canonical table."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from answer_audit.sources import ColumnMap, LoadedTable, SourceError, load_files, load_runs
+
+RUN_GROUPS = ("temperature", "variant", "condition")
+RUN_CONDITIONS = ("control", "asch_history_5", "authoritative_bias")
+
+
+@dataclass(frozen=True)
+class SourceSpec:
+    """Where the rows come from: files, or experiment run folders (``runs_dir`` + ``metadata``)."""
+
+    paths: tuple[Path, ...] = ()
+    runs_dir: Path | None = None
+    metadata: Path | None = None
+    conditions: tuple[str, ...] = RUN_CONDITIONS
+    fmt: str = "auto"
+    records_key: str | None = None
+    table: str | None = None
+    query: str | None = None
+    skip_bad_lines: bool = False
+
+    @property
+    def inputs(self) -> tuple[Path, ...]:
+        """Every path we read (outputs must never be written over these)."""
+        extra = tuple(p for p in (self.metadata,) if p is not None)
+        return self.paths + extra
+
+
+def load(spec: SourceSpec, cmap: ColumnMap) -> tuple[LoadedTable, tuple[str, ...]]:
+    """The canonical table and the group columns to use (the map's, or the run defaults)."""
+    if spec.runs_dir is not None or spec.metadata is not None:
+        if spec.paths:
+            raise SourceError("give either input files or --runs-dir/--metadata, not both")
+        if spec.runs_dir is None or spec.metadata is None:
+            raise SourceError("--runs-dir and --metadata go together; pass both")
+        loaded = load_runs(spec.runs_dir, spec.metadata, conditions=spec.conditions)
+        return loaded, cmap.group_by or RUN_GROUPS
+    if not spec.paths:
+        raise SourceError("no input: pass one or more files, or --runs-dir DIR --metadata FILE")
+    loaded = load_files(
+        list(spec.paths),
+        cmap,
+        fmt=spec.fmt,
+        records_key=spec.records_key,
+        table=spec.table,
+        query=spec.query,
+        skip_bad_lines=spec.skip_bad_lines,
+    )
+    return loaded, cmap.group_by

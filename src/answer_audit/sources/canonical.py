@@ -1,0 +1,132 @@
+"""The canonical table every later stage reads: the column map and the frame built from it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import polars as pl
+
+from answer_audit.sources.errors import SourceError
+from answer_audit.sources.labels import parse_label
+
+# Names the canonical frame gives to mapped columns; a group column may not take one of them.
+CANONICAL = ("id", "raw", "parsed", "label", "truth", "error")
+
+
+@dataclass(frozen=True)
+class ColumnMap:
+    """Which input column plays which role; None means the role is absent (id: generated)."""
+
+    id: str | None = None
+    raw: str | None = None
+    parsed: str | None = None
+    label: str | None = None
+    truth: str | None = None
+    error: str | None = None
+    group_by: tuple[str, ...] = ()
+    null_values: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        # Lists passed by callers would make the map unhashable; store tuples, once each.
+        object.__setattr__(self, "group_by", tuple(dict.fromkeys(self.group_by)))
+        object.__setattr__(self, "null_values", tuple(self.null_values))
+
+
+@dataclass(frozen=True, eq=False)
+class LoadedTable:
+    """A canonical frame, the input as read (same row order), what was read, and notes."""
+
+    frame: pl.DataFrame
+    original: pl.DataFrame
+    coverage: dict[str, Any] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+
+
+def canonical_frame(
+    frame: pl.DataFrame,
+    cmap: ColumnMap,
+    *,
+    where: str,
+    id_prefix: str = "",
+    extra: tuple[str, ...] = (),
+) -> pl.DataFrame:
+    """One input frame (with a `source` column) in canonical form, rows in input order.
+
+    Columns: id, raw, then parsed/label/truth/error when mapped, source, the group columns under
+    their own names, then `extra` columns as they are. Generated ids are `id_prefix` + the 0-based
+    row number. `null_values` become null in every column but raw and id.
+    """
+    _check_map(frame, cmap, where, extra)
+    columns = [_id_column(frame, cmap, id_prefix, where)]
+    columns.append(_text(frame, str(cmap.raw), where, ()).alias("raw"))
+    nulls = cmap.null_values
+    if cmap.parsed is not None:
+        columns.append(_text(frame, cmap.parsed, where, nulls).alias("parsed"))
+    if cmap.label is not None:
+        stored = _nulled(frame[cmap.label], nulls)
+        columns.append(parse_label(stored, column=cmap.label, where=where).alias("label"))
+    if cmap.truth is not None:
+        columns.append(_text(frame, cmap.truth, where, nulls).alias("truth"))
+    if cmap.error is not None:
+        error = _text(frame, cmap.error, where, nulls)
+        # "Non-empty means the row errored": blank cells must not count as errors.
+        columns.append(_nulled(error, ("",), strip=True).alias("error"))
+    columns.append(frame["source"].cast(pl.String))
+    columns += [_nulled(frame[g], nulls) for g in cmap.group_by if g != "source"]
+    columns += [frame[name] for name in extra]
+    return pl.DataFrame(columns)
+
+
+def _check_map(frame: pl.DataFrame, cmap: ColumnMap, where: str, extra: tuple[str, ...]) -> None:
+    if cmap.raw is None:
+        raise SourceError("no raw output column given; name it with --raw COLUMN")
+    roles = (cmap.id, cmap.raw, cmap.parsed, cmap.label, cmap.truth, cmap.error)
+    wanted = [c for c in roles if c is not None] + list(cmap.group_by) + list(extra)
+    for name in wanted:
+        if name not in frame.columns:
+            available = ", ".join(frame.columns)
+            raise SourceError(f"column '{name}' not found in {where}; available: {available}")
+    for name in cmap.group_by:
+        if name in CANONICAL:
+            raise SourceError(
+                f"group column '{name}' has the name of a canonical column "
+                f"({', '.join(CANONICAL)}); rename it in the input file"
+            )
+
+
+def _id_column(frame: pl.DataFrame, cmap: ColumnMap, prefix: str, where: str) -> pl.Series:
+    if cmap.id is not None:
+        return _text(frame, cmap.id, where, ()).alias("id")
+    numbers = pl.Series("id", range(frame.height), dtype=pl.Int64).cast(pl.String)
+    return (prefix + numbers).alias("id") if prefix else numbers
+
+
+def _text(frame: pl.DataFrame, name: str, where: str, nulls: tuple[str, ...]) -> pl.Series:
+    try:
+        series = frame[name].cast(pl.String)
+    except pl.exceptions.PolarsError as exc:
+        raise SourceError(
+            f"column '{name}' in {where} has type {frame[name].dtype}, which cannot be read as "
+            "text; map a text column instead"
+        ) from exc
+    return _nulled(series, nulls)
+
+
+def _nulled(series: pl.Series, nulls: tuple[str, ...], *, strip: bool = False) -> pl.Series:
+    """The series with cells equal to one of `nulls` set to null (text columns only)."""
+    if not nulls or series.dtype != pl.String:
+        return series
+    cells = series.str.strip_chars() if strip else series
+    missing = cells.is_in(list(nulls)).fill_null(False)
+    return pl.select(pl.when(missing).then(None).otherwise(series)).to_series().alias(series.name)
+
+
+def concat_frames(frames: list[pl.DataFrame]) -> pl.DataFrame:
+    """Frames stacked in order; missing columns become null, clashing types a common type."""
+    if len(frames) == 1:
+        return frames[0]
+    try:
+        return pl.concat(frames, how="diagonal_relaxed")
+    except pl.exceptions.PolarsError as exc:
+        raise SourceError(f"the input files cannot be combined: {exc}") from exc

@@ -1,0 +1,39 @@
+"""Bytes to text without ever failing on bad encodings, counting what had to be replaced."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from answer_audit.sources.errors import SourceError
+
+_REPLACEMENT = "\ufffd"
+_ENCODED_REPLACEMENT = _REPLACEMENT.encode("utf-8")
+_BOM = "\ufeff"
+
+
+def read_bytes(path: Path) -> bytes:
+    """The file's bytes; a missing or unreadable file becomes a SourceError naming the path."""
+    if not path.exists():
+        raise SourceError(f"{path}: file not found; check the path")
+    if path.is_dir():
+        raise SourceError(f"{path}: is a folder, not a file; pass the file inside it")
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        raise SourceError(f"{path}: cannot read the file ({exc.strerror})") from exc
+
+
+def decode_utf8(data: bytes) -> tuple[str, int]:
+    """Decode UTF-8 (dropping a leading BOM), replacing undecodable bytes with U+FFFD.
+
+    Returns the text and how many replacements were made, e.g. `decode_utf8(b"a\\xff")`
+    gives `("a\\ufffd", 1)`.
+    """
+    try:
+        text = data.decode("utf-8")
+        replaced = 0
+    except UnicodeDecodeError:
+        text = data.decode("utf-8", errors="replace")
+        # U+FFFD characters that were already in the file are not replacements.
+        replaced = text.count(_REPLACEMENT) - data.count(_ENCODED_REPLACEMENT)
+    return text.removeprefix(_BOM), replaced

@@ -1,0 +1,119 @@
+"""JSON and JSON Lines text to records: line-precise errors and automatic record discovery."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from answer_audit.sources.errors import SourceError
+
+Record = dict[str, Any]
+
+
+def parse_jsonl(text: str, where: str, *, skip_bad_lines: bool) -> tuple[list[Record], int]:
+    """Records from JSON Lines text, one object per line; blank lines are ignored.
+
+    A bad line raises SourceError naming `where:LINE`, or with `skip_bad_lines` is skipped and
+    counted. Returns `(records, skipped)`.
+    """
+    records: list[Record] = []
+    skipped = 0
+    # Only "\n" ends a record: str.splitlines would also split on U+2028 inside JSON strings.
+    for number, line in enumerate(text.split("\n"), start=1):
+        if not line.strip():
+            continue
+        problem = _line_problem(line)
+        if problem is None:
+            records.append(json.loads(line))
+        elif skip_bad_lines:
+            skipped += 1
+        else:
+            raise SourceError(f"{where}:{number}: {problem}; fix the line or pass --skip-bad-lines")
+    return records, skipped
+
+
+def _line_problem(line: str) -> str | None:
+    try:
+        value = json.loads(line)
+    except json.JSONDecodeError as exc:
+        return f"not valid JSON ({exc.msg} at column {exc.colno})"
+    if not isinstance(value, dict):
+        return f"not a JSON object (found {type(value).__name__})"
+    return None
+
+
+def parse_json_records(text: str, where: str, records_key: str | None) -> tuple[list[Record], str]:
+    """The list of records in a JSON document, and the key it was found under ("" = top level).
+
+    A top-level list is used as is. In an object, `records_key` (dotted path allowed, e.g.
+    `data.results`) names the list; without it, the one non-empty list of objects at the top level
+    is used, e.g. `{"config": {...}, "results": [...]}` gives the `results` list.
+    """
+    try:
+        document = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise SourceError(
+            f"{where}:{exc.lineno}:{exc.colno}: not valid JSON ({exc.msg}); "
+            "fix the file (JSON Lines files need a .jsonl extension or --format jsonl)"
+        ) from exc
+    if records_key is not None:
+        value, key = _follow_key(document, records_key, where), records_key
+    elif isinstance(document, list):
+        value, key = document, ""
+    elif isinstance(document, dict):
+        key = _discover_key(document, where)
+        value = document[key]
+    else:
+        raise SourceError(f"{where}: the JSON holds a {type(document).__name__}, not records")
+    return _check_records(value, where, key), key
+
+
+def _follow_key(document: Any, dotted: str, where: str) -> Any:
+    value = document
+    walked: list[str] = []
+    for part in dotted.split("."):
+        if not isinstance(value, dict) or part not in value:
+            here = ".".join(walked) or "the top level"
+            keys = ", ".join(map(str, value)) if isinstance(value, dict) else "(not an object)"
+            raise SourceError(
+                f"{where}: key '{part}' of --records '{dotted}' not found at {here}; "
+                f"available: {keys}"
+            )
+        value = value[part]
+        walked.append(part)
+    return value
+
+
+def _is_record_list(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(item, dict) for item in value)
+
+
+def _discover_key(document: dict[str, Any], where: str) -> str:
+    candidates = [k for k, v in document.items() if _is_record_list(v) and v]
+    if len(candidates) == 1:
+        return candidates[0]
+    empty = [k for k, v in document.items() if _is_record_list(v)]
+    if not candidates and len(empty) == 1:
+        return empty[0]  # found, but empty: the empty-input check reports it
+    if candidates:
+        raise SourceError(
+            f"{where}: several lists of records at the top level: {', '.join(candidates)}; "
+            "pass --records KEY to choose one"
+        )
+    raise SourceError(
+        f"{where}: no list of records at the top level (keys: {', '.join(document)}); "
+        "pass --records KEY (a dotted path such as data.results is allowed)"
+    )
+
+
+def _check_records(value: Any, where: str, key: str) -> list[Record]:
+    at = f" under '{key}'" if key else ""
+    if not isinstance(value, list):
+        raise SourceError(f"{where}: the value{at} is a {type(value).__name__}, not a list")
+    for index, item in enumerate(value):
+        if not isinstance(item, dict):
+            raise SourceError(
+                f"{where}: item {index}{at} is a {type(item).__name__}, not an object; "
+                "records must be JSON objects"
+            )
+    return value

@@ -1,0 +1,129 @@
+"""Many input files, one canonical table: read each, canonicalize, stack, and account for it."""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from answer_audit.sources.canonical import ColumnMap, LoadedTable, canonical_frame, concat_frames
+from answer_audit.sources.errors import SourceError
+from answer_audit.sources.files import read_table
+
+PathArg = str | os.PathLike[str]
+
+
+def load_files(
+    paths: PathArg | Iterable[PathArg],
+    cmap: ColumnMap,
+    *,
+    fmt: str = "auto",
+    records_key: str | None = None,
+    table: str | None = None,
+    query: str | None = None,
+    skip_bad_lines: bool = False,
+) -> LoadedTable:
+    """Read every file and return one canonical table, rows in file then row order.
+
+    `source` is each file's name (its path as given when two files share a name); generated ids
+    are row numbers, prefixed "SOURCE:" when there are several files. Raises SourceError for an
+    unknown column, an unreadable file, or a mapped truth column with no values at all.
+
+    Example: `load_files(["t0.csv", "t1.csv"], ColumnMap(raw="raw_text", truth="answer"))`.
+    """
+    given = [paths] if isinstance(paths, str | os.PathLike) else list(paths)
+    if not given:
+        raise SourceError("no input files given")
+    sources = _source_names([Path(p) for p in given])
+    canonical: list[pl.DataFrame] = []
+    originals: list[pl.DataFrame] = []
+    files: list[dict[str, Any]] = []
+    notes: list[str] = []
+    for path, source in zip(given, sources, strict=True):
+        frame, stats = read_table(
+            path,
+            fmt=fmt,
+            records_key=records_key,
+            table=table,
+            query=query,
+            skip_bad_lines=skip_bad_lines,
+        )
+        labelled = frame.with_columns(pl.lit(source, dtype=pl.String).alias("source"))
+        if "source" in frame.columns:
+            notes.append(
+                f"{path}: its own 'source' column is kept in the original table; the canonical "
+                "'source' is the file name"
+            )
+        originals.append(frame if "source" in frame.columns else labelled)
+        prefix = f"{source}:" if len(given) > 1 else ""
+        canonical.append(canonical_frame(labelled, cmap, where=str(path), id_prefix=prefix))
+        files.append({"source": source, **stats})
+        notes += _read_notes(str(path), stats)
+    notes += _records_key_notes(files)
+    result = concat_frames(canonical)
+    _check_truth(result, cmap)
+    notes += _duplicate_id_notes(result)
+    return LoadedTable(result, concat_frames(originals), _coverage(result, files), notes)
+
+
+def _source_names(paths: list[Path]) -> list[str]:
+    resolved = Counter(p.resolve() for p in paths)
+    twice = [str(p) for p in paths if resolved[p.resolve()] > 1]
+    if twice:
+        raise SourceError(f"{twice[0]}: the same file is given twice; pass each file once")
+    names = Counter(p.name for p in paths)
+    return [p.name if names[p.name] == 1 else str(p) for p in paths]
+
+
+def _read_notes(where: str, stats: dict[str, Any]) -> list[str]:
+    notes = []
+    if stats["bad_lines_skipped"]:
+        notes.append(f"{where}: skipped {stats['bad_lines_skipped']} malformed JSONL line(s)")
+    if stats["decode_replacements"]:
+        notes.append(
+            f"{where}: replaced {stats['decode_replacements']} invalid UTF-8 byte sequence(s) "
+            "with U+FFFD"
+        )
+    return notes
+
+
+def _records_key_notes(files: list[dict[str, Any]]) -> list[str]:
+    # One note per key, not per file: four result files under "results" is one fact.
+    keys = Counter(f["records_key"] for f in files if f.get("records_key"))
+    return [f"records read from the key '{key}' ({n} file(s))" for key, n in keys.items()]
+
+
+def _check_truth(frame: pl.DataFrame, cmap: ColumnMap) -> None:
+    if cmap.truth is not None and frame["truth"].null_count() == frame.height:
+        raise SourceError(
+            f"truth column '{cmap.truth}' has no values; check --truth / --null-values"
+        )
+
+
+def _duplicate_id_notes(frame: pl.DataFrame) -> list[str]:
+    repeated = frame["id"].drop_nulls().is_duplicated()
+    if not repeated.any():
+        return []
+    examples = frame["id"].drop_nulls().filter(repeated).unique(maintain_order=True).head(3)
+    return [
+        f"{int(repeated.sum())} rows share an id with another row (e.g. "
+        f"{', '.join(examples.to_list())}); ids are not unique"
+    ]
+
+
+def _coverage(frame: pl.DataFrame, files: list[dict[str, Any]]) -> dict[str, Any]:
+    coverage: dict[str, Any] = {
+        "files": files,
+        "rows": frame.height,
+        "bad_lines_skipped": sum(f["bad_lines_skipped"] for f in files),
+        "decode_replacements": sum(f["decode_replacements"] for f in files),
+    }
+    if "truth" in frame.columns:
+        coverage["rows_with_truth"] = frame.height - frame["truth"].null_count()
+    if "label" in frame.columns:
+        coverage["rows_with_label"] = frame.height - frame["label"].null_count()
+    return coverage

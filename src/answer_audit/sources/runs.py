@@ -1,0 +1,177 @@
+"""Experiment run folders (one SQLite `simulation.db` per temperature) as one canonical table."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from answer_audit.sources.canonical import ColumnMap, LoadedTable, canonical_frame, concat_frames
+from answer_audit.sources.columns import frame_from_rows
+from answer_audit.sources.decode import decode_utf8, read_bytes
+from answer_audit.sources.errors import SourceError
+from answer_audit.sources.sqlite import describe_tables, open_readonly
+
+DEFAULT_CONDITIONS = ("control", "asch_history_5", "authoritative_bias")
+DB_NAME = "simulation.db"
+RUNS_MAP = ColumnMap(
+    id="trial_id",
+    raw="raw_text",
+    parsed="parsed_answer_text",
+    label="is_correct",
+    truth="ground_truth_text",
+    group_by=("temperature", "variant", "condition"),
+)
+RUNS_EXTRA = ("model_id", "item_id", "domain", "question", "run_id", "dataset")
+
+# Outputs are left-joined so that a trial which never produced output stays visible.
+_TRIALS_SQL = """
+SELECT t.trial_id, t.run_id, t.model_id, t.variant, t.item_id, c.name AS condition, t.seed,
+       t.created_at, i.domain, i.question, i.ground_truth_text, d.name AS dataset,
+       o.output_id, o.raw_text, o.parsed_answer_text, o.parsed_answer_json, o.is_correct,
+       o.refusal_flag, o.latency_ms, o.token_usage_json
+FROM conformity_trials AS t
+JOIN conformity_conditions AS c ON c.condition_id = t.condition_id
+JOIN conformity_items AS i ON i.item_id = t.item_id
+LEFT JOIN conformity_datasets AS d ON d.dataset_id = i.dataset_id
+LEFT JOIN conformity_outputs AS o ON o.trial_id = t.trial_id
+WHERE t.run_id = ? AND c.name IN ({marks})
+ORDER BY t.created_at, t.trial_id
+"""
+_CONDITION_COUNTS_SQL = """
+SELECT c.name, COUNT(*) FROM conformity_trials AS t
+JOIN conformity_conditions AS c ON c.condition_id = t.condition_id
+WHERE t.run_id = ? GROUP BY c.name ORDER BY c.name
+"""
+
+
+@dataclass(frozen=True)
+class RunEntry:
+    """One experiment of the metadata file."""
+
+    temperature: float
+    run_id: str | None
+    run_dir: str | None
+    status: str
+
+
+def load_runs(
+    runs_dir: str | os.PathLike[str],
+    metadata_path: str | os.PathLike[str],
+    *,
+    conditions: Sequence[str] | None = DEFAULT_CONDITIONS,
+) -> LoadedTable:
+    """The completed runs listed in the metadata file as one canonical table.
+
+    Columns: id (trial_id), raw, parsed, label, truth (null for opinion items), source (the run
+    folder), temperature, variant, condition, then model_id, item_id, domain, question, run_id,
+    dataset. Rows are ordered by temperature, trial created_at, trial_id. Only trials whose
+    condition is in `conditions` are kept (None keeps all). Databases are opened read-only.
+
+    Example: `load_runs("runs", "runs/runs_metadata.json").frame`.
+    """
+    runs = read_metadata(Path(metadata_path))
+    completed = sorted((r for r in runs if r.status == "completed"), key=lambda r: r.temperature)
+    if not completed:
+        raise SourceError(f"{metadata_path}: no experiment has status 'completed'")
+    canonical: list[pl.DataFrame] = []
+    originals: list[pl.DataFrame] = []
+    covered: list[dict[str, Any]] = []
+    notes: list[str] = []
+    for run in completed:
+        db_path = Path(runs_dir) / str(run.run_dir) / DB_NAME
+        frame, run_notes = _read_run(db_path, run, conditions)
+        originals.append(frame)
+        canonical.append(canonical_frame(frame, RUNS_MAP, where=str(db_path), extra=RUNS_EXTRA))
+        covered.append(
+            {"temperature": run.temperature, "run_id": run.run_id, "run_dir": run.run_dir}
+            | {"rows": frame.height}
+        )
+        notes += run_notes
+    result = concat_frames(canonical)
+    if result.height == 0:
+        raise SourceError(f"{runs_dir}: the completed runs hold no trials for {conditions}")
+    skipped = [vars(r) for r in runs if r.status != "completed"]
+    notes += [f"skipped run at temperature {r['temperature']}: {r['status']}" for r in skipped]
+    coverage = {"runs": covered, "rows": result.height, "skipped_runs": skipped}
+    coverage["conditions"] = list(conditions) if conditions is not None else None
+    return LoadedTable(result, concat_frames(originals), coverage, notes)
+
+
+def read_metadata(path: Path) -> list[RunEntry]:
+    """The experiments of a `runs_metadata.json`; a bad entry raises SourceError naming its key."""
+    text, _ = decode_utf8(read_bytes(path))
+    try:
+        document = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise SourceError(f"{path}:{exc.lineno}: not valid JSON ({exc.msg})") from exc
+    experiments = document.get("experiments") if isinstance(document, dict) else None
+    if not isinstance(experiments, dict):
+        raise SourceError(f"{path}: needs an object under the key 'experiments'")
+    return [_entry(path, key, value) for key, value in experiments.items()]
+
+
+def _entry(path: Path, key: str, value: Any) -> RunEntry:
+    where = f"{path}: experiments['{key}']"
+    try:
+        temperature = float(key)
+    except ValueError:
+        raise SourceError(f"{where}: the key must be a temperature such as 0.5") from None
+    if not isinstance(value, dict):
+        raise SourceError(f"{where} is a {type(value).__name__}, not an object")
+    status = value.get("status")
+    if not isinstance(status, str):
+        raise SourceError(f"{where} has no 'status' text")
+    needed = ("run_id", "run_dir") if status == "completed" else ()
+    for name in needed:
+        if not isinstance(value.get(name), str) or not value[name]:
+            raise SourceError(f"{where} has no '{name}' text")
+    return RunEntry(temperature, value.get("run_id"), value.get("run_dir"), status)
+
+
+def _read_run(
+    db_path: Path, run: RunEntry, conditions: Sequence[str] | None
+) -> tuple[pl.DataFrame, list[str]]:
+    if not db_path.is_file():
+        raise SourceError(
+            f"{db_path}: database not found for the run at temperature {run.temperature} "
+            f"(run_dir '{run.run_dir}'); check the runs folder and the metadata file"
+        )
+    with open_readonly(db_path) as conn:
+        try:
+            counts = dict(conn.execute(_CONDITION_COUNTS_SQL, (run.run_id,)).fetchall())
+            names = list(counts) if conditions is None else list(conditions)
+            sql = _TRIALS_SQL.format(marks=", ".join("?" * len(names)) or "NULL")
+            cursor = conn.execute(sql, (run.run_id, *names))
+            rows = cursor.fetchall()
+        except sqlite3.Error as exc:
+            tables = ", ".join(describe_tables(conn)) or "(none)"
+            raise SourceError(f"{db_path}: cannot read the run ({exc}); tables: {tables}") from exc
+        columns = [d[0] for d in cursor.description]
+    frame = frame_from_rows(columns, rows).with_columns(
+        pl.lit(run.temperature, dtype=pl.Float64).alias("temperature"),
+        pl.lit(run.run_dir, dtype=pl.String).alias("source"),
+    )
+    return frame, _run_notes(db_path, run, counts, names, frame)
+
+
+def _run_notes(
+    db_path: Path, run: RunEntry, counts: dict[str, int], kept: list[str], frame: pl.DataFrame
+) -> list[str]:
+    notes = []
+    if not counts:
+        notes.append(f"{db_path}: no trials with run_id '{run.run_id}'")
+    left_out = {name: n for name, n in counts.items() if name not in kept}
+    if left_out:
+        listed = ", ".join(f"{name} ({n})" for name, n in left_out.items())
+        notes.append(f"{db_path}: left out trials of other conditions: {listed}")
+    no_output = frame["output_id"].null_count() if frame.height else 0
+    if no_output:
+        notes.append(f"{db_path}: {no_output} trial(s) have no output row (raw is null)")
+    return notes

@@ -1,0 +1,141 @@
+"""Read SQLite databases without ever creating or changing a file next to them."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+import tempfile
+from collections.abc import Iterator
+from contextlib import closing, contextmanager
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import polars as pl
+
+from answer_audit.sources.columns import frame_from_rows
+from answer_audit.sources.errors import SourceError
+
+SQLITE_HEADER = b"SQLite format 3\x00"
+_WAL_VERSION = 2  # header bytes 18 and 19 (read/write format versions) are 2 in WAL mode
+
+
+def _header(path: Path) -> bytes:
+    try:
+        with path.open("rb") as fh:
+            return fh.read(100)
+    except OSError:
+        return b""
+
+
+def has_sqlite_header(path: Path) -> bool:
+    """Whether the file starts with the 16-byte SQLite header."""
+    return _header(path).startswith(SQLITE_HEADER)
+
+
+def _needs_copy(path: Path) -> bool:
+    header = _header(path)
+    wal_mode = len(header) >= 20 and header[18] == header[19] == _WAL_VERSION
+    return wal_mode or _sidecar(path, "-wal").exists()
+
+
+def _sidecar(path: Path, suffix: str) -> Path:
+    return path.with_name(path.name + suffix)
+
+
+def _connect_readonly(path: Path) -> sqlite3.Connection:
+    uri = f"file:{quote(path.resolve().as_posix())}?mode=ro"
+    return sqlite3.connect(uri, uri=True)
+
+
+@contextmanager
+def open_readonly(path: Path) -> Iterator[sqlite3.Connection]:
+    """A read-only connection to the database; nothing in its folder is created or changed.
+
+    A WAL database (or one with a `-wal` file beside it) would need `-shm`/`-wal` files even to
+    be read, so it is copied with its `-wal` to a temporary folder and the copy is opened.
+    """
+    if not path.is_file():
+        raise SourceError(f"{path}: database file not found; check the path")
+    if not has_sqlite_header(path):
+        raise SourceError(f"{path}: not a SQLite database (its header is not 'SQLite format 3')")
+    try:
+        if not _needs_copy(path):
+            with closing(_connect_readonly(path)) as conn:
+                yield conn
+            return
+        with tempfile.TemporaryDirectory(prefix="answer-audit-") as tmp:
+            copy = Path(tmp) / path.name
+            wal = _sidecar(path, "-wal")
+            # WAL first: a checkpoint between the two copies then only repeats pages we have.
+            if wal.exists():
+                shutil.copyfile(wal, _sidecar(copy, "-wal"))
+            shutil.copyfile(path, copy)
+            with closing(_connect_readonly(copy)) as conn:
+                yield conn
+    except sqlite3.DatabaseError as exc:
+        raise SourceError(f"{path}: SQLite could not read the database ({exc})") from exc
+
+
+def describe_tables(conn: sqlite3.Connection) -> dict[str, list[str]]:
+    """Table and view names with their column names, in name order."""
+    names = [
+        row[0]
+        for row in conn.execute(
+            "SELECT name FROM sqlite_master WHERE type IN ('table', 'view') "
+            "AND name NOT LIKE 'sqlite_%' ORDER BY name"
+        )
+    ]
+    return {n: [c[1] for c in conn.execute(f"PRAGMA table_info({quote_name(n)})")] for n in names}
+
+
+def _tables_text(tables: dict[str, list[str]]) -> str:
+    if not tables:
+        return "(the database has no tables)"
+    return "; ".join(f"{name}({', '.join(cols)})" for name, cols in tables.items())
+
+
+def quote_name(name: str) -> str:
+    """An SQL identifier in double quotes, safe for any table or column name."""
+    return '"' + name.replace('"', '""') + '"'
+
+
+def read_sqlite(
+    path: Path, *, table: str | None, query: str | None
+) -> tuple[pl.DataFrame, dict[str, Any]]:
+    """All rows of one table, or of one query's result, and what was read.
+
+    With neither `table` nor `query`, a database holding exactly one table reads that table.
+    """
+    if table is not None and query is not None:
+        raise SourceError(f"{path}: pass either --table or --query, not both")
+    with open_readonly(path) as conn:
+        tables = describe_tables(conn)
+        if query is None:
+            table = _pick_table(path, tables, table)
+            query = f"SELECT * FROM {quote_name(table)}"
+        try:
+            cursor = conn.execute(query)
+            rows = cursor.fetchall()
+        except sqlite3.Error as exc:
+            raise SourceError(
+                f"{path}: the query failed ({exc}); tables: {_tables_text(tables)}"
+            ) from exc
+        names = [d[0] for d in cursor.description or ()]
+    stats: dict[str, Any] = {"table": table} if table is not None else {"query": query}
+    return frame_from_rows(names, rows), stats
+
+
+def _pick_table(path: Path, tables: dict[str, list[str]], table: str | None) -> str:
+    if table is not None:
+        if table not in tables:
+            raise SourceError(
+                f"{path}: table '{table}' not found; available: {_tables_text(tables)}"
+            )
+        return table
+    if len(tables) == 1:
+        return next(iter(tables))
+    raise SourceError(
+        f"{path}: the database has {len(tables)} tables; pass --table NAME or --query SQL. "
+        f"Tables: {_tables_text(tables)}"
+    )
