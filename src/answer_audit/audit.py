@@ -127,7 +127,7 @@ def audit(
         derived = consistency_labels.filter(scored)["correct"].to_numpy().astype(bool)
         consistency = {
             "scheme": CONSISTENCY.spec(),
-            "n": int(len(derived)),
+            "n": len(derived),
             "mismatches": int((derived != stored_ok).sum()),
         }
 
@@ -231,7 +231,7 @@ def _delta(
     ok: np.ndarray[Any, np.dtype[np.bool_]],
     settings: AuditSettings,
 ) -> dict[str, Any]:
-    n = int(len(ok))
+    n = len(ok)
     b = int((stored_ok & ~ok).sum())  # stored right, scheme wrong
     c = int((~stored_ok & ok).sum())
     stored_err = (1 - stored_ok.mean()) * 100 if n else 0.0
@@ -304,7 +304,7 @@ def _think(
     idx = np.flatnonzero(has_think)
     if settings.kind != "freeform":
         return {
-            "rows": int(len(idx)),
+            "rows": len(idx),
             "post_think_flips": None,
             "stored_right_post_think_wrong": [],
         }
@@ -319,7 +319,7 @@ def _think(
                 lost.append(
                     {"id": ids[i], "truth": truths[i], "post_think": snippet(strip_think(raws[i]))}
                 )
-    return {"rows": int(len(idx)), "post_think_flips": flips, "stored_right_post_think_wrong": lost}
+    return {"rows": len(idx), "post_think_flips": flips, "stored_right_post_think_wrong": lost}
 
 
 def _rule_counts(

@@ -26,6 +26,7 @@ from answer_audit.loading import RUN_CONDITIONS, SourceSpec, load
 from answer_audit.outputs import atomic_write_text, check_output_path
 from answer_audit.parsers import ChoicePreset, PresetError, PresetSet
 from answer_audit.report.audit_md import render_audit_markdown
+from answer_audit.report.presets_md import presets_markdown
 from answer_audit.schemes import KINDS, default_schemes, merge_schemes, parse_scheme
 from answer_audit.sources import ColumnMap, SourceError, write_runs
 
@@ -75,11 +76,20 @@ def main(
 @user_errors
 def parsers_cmd(
     presets: opt.Presets = None,
-    rules: bool = typer.Option(False, "--rules", help="Also list each preset's rules in order."),
+    rules: Annotated[
+        bool, typer.Option("--rules", help="List each preset's rules in order.")
+    ] = False,
+    markdown: Annotated[
+        bool, typer.Option("--markdown", help="Print README's preset table (rules in order).")
+    ] = False,
 ) -> None:
     """List the available parser presets (built-in and from --presets)."""
+    preset_set = PresetSet.from_file(presets)
+    if markdown:
+        print(presets_markdown(preset_set), end="")
+        return
     table = Table("preset", "family", "rules, in order" if rules else "first rule")
-    for name, preset in sorted(PresetSet.from_file(presets).items()):
+    for name, preset in sorted(preset_set.items()):
         steps = preset.describe()
         table.add_row(name, preset.family, "\n".join(steps) if rules else steps[0])
     out.print(table)

@@ -83,7 +83,7 @@ def _answer(rng: random.Random, truth: str, variant_text: str, correct: bool) ->
 
 def _raw_output(rng: random.Random, variant: str, temp: float, fact: tuple[str, str, str],
                 correct: bool, other: str) -> str:  # fmt: skip
-    question, truth, variant_text = fact
+    _question, truth, variant_text = fact
     answer = _answer(rng, truth, variant_text, correct)
     text = rng.choice([f"{answer}.", f"The answer is {answer}.", f"{answer}", f"It is {answer}."])
     if variant == "think" or (variant == "rl-zero" and rng.random() < 0.3):

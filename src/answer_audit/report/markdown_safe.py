@@ -4,16 +4,22 @@ from __future__ import annotations
 
 import re
 
-_NEWLINES = re.compile(r"\r\n|\r|\n")
+# Every character str.splitlines() breaks on, so a cell is always one physical line.
+_NEWLINES = re.compile("\r\n|[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 _BACKTICK_RUN = re.compile(r"`+")
 
 
-def cell(value: object) -> str:
-    """One Markdown table cell: ``|`` escaped, newlines as ``<br>``, HTML brackets neutralized."""
+def cell(value: object, trusted: bool = False) -> str:
+    """One Markdown table cell: ``|`` escaped and newlines as ``<br>``.
+
+    Untrusted text (the default) also gets backslashes doubled and HTML brackets neutralized;
+    ``trusted`` text of our own keeps them, so its code spans read as written.
+    """
     text = "" if value is None else str(value)
-    text = text.replace("\\", "\\\\").replace("|", "\\|")
-    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    return _NEWLINES.sub("<br>", text)
+    if not trusted:
+        text = text.replace("\\", "\\\\")
+        text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return _NEWLINES.sub("<br>", text.replace("|", "\\|"))
 
 
 def fence(text: str, info: str = "text") -> str:
@@ -23,9 +29,9 @@ def fence(text: str, info: str = "text") -> str:
     return f"{ticks}{info}\n{text}\n{ticks}"
 
 
-def table(header: list[str], rows: list[list[object]]) -> str:
-    """A Markdown table with every cell escaped."""
-    lines = ["| " + " | ".join(cell(h) for h in header) + " |"]
+def table(header: list[str], rows: list[list[object]], trusted: bool = False) -> str:
+    """A Markdown table with every cell escaped (see `cell`)."""
+    lines = ["| " + " | ".join(cell(h, trusted) for h in header) + " |"]
     lines.append("|" + "|".join("---" for _ in header) + "|")
-    lines.extend("| " + " | ".join(cell(v) for v in row) + " |" for row in rows)
+    lines.extend("| " + " | ".join(cell(v, trusted) for v in row) + " |" for row in rows)
     return "\n".join(lines)

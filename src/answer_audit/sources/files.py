@@ -62,8 +62,12 @@ def read_table(
         raise SourceError(f"{where}: file not found; check the path")
     kind = detect_format(where) if fmt == "auto" else _checked_format(fmt)
     _check_options(where, kind, records_key=records_key, table=table, query=query)
-    stats: dict[str, Any] = {"path": str(where), "format": kind, "bad_lines_skipped": 0}
-    stats["decode_replacements"] = 0
+    stats: dict[str, Any] = {
+        "path": str(where),
+        "format": kind,
+        "bad_lines_skipped": 0,
+        "decode_replacements": 0,
+    }
     if kind == "sqlite":
         frame, extra = read_sqlite(where, table=table, query=query)
         stats.update(extra)

@@ -76,6 +76,8 @@ def load_runs(
 
     Example: `load_runs("runs", "runs/runs_metadata.json").frame`.
     """
+    if isinstance(conditions, str):
+        conditions = (conditions,)  # one name, not its letters
     runs = read_metadata(Path(metadata_path))
     completed = sorted((r for r in runs if r.status == "completed"), key=lambda r: r.temperature)
     if not completed:

@@ -1,0 +1,65 @@
+import json
+import re
+
+import polars as pl
+from hypothesis import given
+from hypothesis import strategies as st
+
+from answer_audit.audit import AuditSettings, audit
+from answer_audit.report.audit_md import render_audit_markdown
+from answer_audit.report.markdown_safe import cell, fence, table
+
+HOSTILE = "a | b\nc ``` d ```` e <script>alert(1)</script>"
+
+
+def test_cell_escapes_pipes_newlines_and_html() -> None:
+    assert cell("a | b\nc\r\nd") == "a \\| b<br>c<br>d"
+    assert cell("<img onerror=x>") == "&lt;img onerror=x&gt;"
+    assert cell(None) == ""
+
+
+@given(st.text())
+def test_a_cell_never_breaks_the_row(text: str) -> None:
+    rendered = table(["h"], [[text]])
+    assert len(rendered.splitlines()) == 3  # header, rule, one physical body line
+    body = rendered.splitlines()[2]
+    # every unescaped pipe is a delimiter we wrote
+    assert len(re.findall(r"(?<!\\)\|", body.replace("\\\\", ""))) == 2
+
+
+@given(st.text())
+def test_fence_is_longer_than_any_backtick_run(text: str) -> None:
+    fenced = fence(text)
+    ticks = re.match(r"`+", fenced)
+    assert ticks is not None
+    runs = [len(m) for m in re.findall(r"`+", text)]
+    assert len(ticks.group()) > max(runs, default=0)
+    assert fenced.endswith("\n" + ticks.group())
+
+
+def test_report_sections_and_untrusted_text() -> None:
+    t = pl.DataFrame(
+        {"id": ["1", "2"], "raw": [HOSTILE + "</think>Rome", "Paris"], "parsed": [HOSTILE + "</think>Rome", "Paris"],
+         "label": [True, True], "truth": ["a", "Paris"], "g": ["x|y", "z"]}
+    )  # fmt: skip
+    result = audit(t, settings=AuditSettings(group_by=("g",)))
+    md = render_audit_markdown(result)
+    headings = [line for line in md.splitlines() if line.startswith("## ")]
+    assert headings == [
+        "## Coverage", "## Stored-label consistency", "## Sensitivity (flips)",
+        "## Significance verdicts", "## Marker incidence", "## Per-group deltas",
+        "## Think artifacts", "## Rule provenance", "## Examples",
+    ]  # fmt: skip
+    assert "<script>" not in md.replace("```", "").split("## Examples")[0]
+    assert "g=x\\|y" in md
+    # the example's raw text sits in a fence of 5 backticks (the text has a run of 4)
+    assert "`````text\n" in md
+    json.dumps(result.to_dict())  # the JSON report is serializable as is
+
+
+def test_loud_warning_on_consistency_mismatch() -> None:
+    t = pl.DataFrame(
+        {"id": ["1"], "raw": ["Paris"], "parsed": ["Paris"], "label": [False], "truth": ["Paris"]}
+    )
+    md = render_audit_markdown(audit(t))
+    assert "WARNING: the stored labels were not produced by this matcher" in md
