@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install test lint demo clean
+.PHONY: install test lint demo docs clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -30,3 +30,6 @@ demo: $(STAMP)
 
 clean:
 	rm -rf $(VENV) tmp .pytest_cache .mypy_cache .ruff_cache
+
+docs: $(STAMP)
+	$(BIN)/python scripts/update_readme.py

@@ -20,7 +20,7 @@ from rich.text import Text
 from answer_audit import cli_options as opt
 from answer_audit.audit import AuditResult, AuditSettings, audit
 from answer_audit.cli_options import split_list
-from answer_audit.demo import demo_rows
+from answer_audit.demo import write_demo_runs
 from answer_audit.extract import extract
 from answer_audit.loading import RUN_CONDITIONS, SourceSpec, load
 from answer_audit.outputs import atomic_write_text, check_output_path
@@ -28,7 +28,7 @@ from answer_audit.parsers import ChoicePreset, PresetError, PresetSet
 from answer_audit.report.audit_md import render_audit_markdown
 from answer_audit.report.presets_md import presets_markdown
 from answer_audit.schemes import KINDS, default_schemes, merge_schemes, parse_scheme
-from answer_audit.sources import ColumnMap, SourceError, write_runs
+from answer_audit.sources import ColumnMap, SourceError
 
 app = typer.Typer(
     name="answer-audit",
@@ -293,7 +293,7 @@ def demo_cmd(
     quiet: opt.Quiet = False,
 ) -> None:
     """Generate synthetic experiment runs, audit them, and write the reports."""
-    metadata = write_runs(demo_rows(seed), out_dir / "runs")
+    metadata = write_demo_runs(out_dir / "runs", seed)
     out.print(f"generated demo runs in {out_dir / 'runs'} ({metadata.name})")
     audit_cmd(
         sources=None, runs_dir=out_dir / "runs", metadata=metadata,

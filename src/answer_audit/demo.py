@@ -8,11 +8,16 @@ abbreviations, sub/superscripts, Markdown wrappers) over factual and opinion ite
 from __future__ import annotations
 
 import random
+import shutil
+from pathlib import Path
 
 import polars as pl
 
 from answer_audit.matching import is_correct
 from answer_audit.parsers.freeform import FREEFORM_V1
+from answer_audit.sources import SourceError, write_runs
+
+DEMO_MARKER = ".answer-audit-demo"
 
 # (question, truth, a variant of the truth a model may write instead)
 FACTS: tuple[tuple[str, str, str], ...] = (
@@ -134,3 +139,20 @@ def _row(temp: float, variant: str, condition: str, question: str, truth: str | 
         "question": question, "truth": truth, "domain": domain, "raw": raw, "parsed": parsed,
         "label": None if label is None else int(label),
     }  # fmt: skip
+
+
+def write_demo_runs(runs_dir: Path, seed: int = 0) -> Path:
+    """Write the demo run folders, replacing an earlier demo there (and only a demo).
+
+    Returns the path of ``runs_metadata.json``.
+    """
+    if runs_dir.exists():
+        if not (runs_dir / DEMO_MARKER).is_file():
+            raise SourceError(
+                f"{runs_dir} exists and was not written by `answer-audit demo`; "
+                "pass --out with a new folder"
+            )
+        shutil.rmtree(runs_dir)
+    metadata = write_runs(demo_rows(seed), runs_dir)
+    (runs_dir / DEMO_MARKER).write_text(f"seed={seed}\n", encoding="utf-8")
+    return metadata

@@ -33,7 +33,8 @@ def render_audit_markdown(
     return "\n".join(parts).rstrip() + "\n"
 
 
-def _coverage(r: AuditResult) -> list[str]:
+def coverage_rows(r: AuditResult) -> list[list[object]]:
+    """The coverage facts as ``[label, value]`` rows (shared by the Markdown and HTML reports)."""
     c = r.coverage
     rows: list[list[object]] = [
         ["rows", c["rows"]],
@@ -49,7 +50,12 @@ def _coverage(r: AuditResult) -> list[str]:
     for key in ("bad_lines_skipped", "decode_replacements"):
         if c.get(key):
             rows.append([key.replace("_", " "), c[key]])
+    return rows
+
+
+def _coverage(r: AuditResult) -> list[str]:
     group_by = ", ".join(r.settings.get("group_by", ())) or "(none)"
+    rows = coverage_rows(r)
     return ["## Coverage", "", table(["", "value"], rows), "", f"Grouped by: {group_by}.", ""]
 
 

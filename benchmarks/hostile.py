@@ -1,0 +1,170 @@
+"""Hostile inputs up to 1 MB through every built-in preset (and the matcher): seconds per MB.
+
+    python benchmarks/hostile.py [--json FILE] [--timeout 60] [--preset NAME ...] [--shape NAME ...]
+
+Each shape is built at 0.25 MB and 1 MB (UTF-8 bytes; MB = 2**20). Each measurement is the best
+of 3 runs in a forked child that is killed after ``--timeout`` seconds. Reported per preset and
+shape: seconds per MB at 1 MB, and ``ratio`` = time(1 MB) / time(0.25 MB), which is ~4 for linear
+work; above 8 the work is flagged superlinear. Target: < 0.2 s/MB everywhere. Exit code 1 when a
+target is missed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing as mp
+import sys
+import time
+from collections.abc import Callable
+from multiprocessing.connection import Connection
+from typing import Any
+
+from answer_audit import extract, is_correct, list_parsers
+
+MB = 1 << 20
+SIZES = (MB // 4, MB)
+TARGET_S_PER_MB = 0.2
+SUPERLINEAR_RATIO = 8.0
+NOISE_FLOOR_S = 0.005  # below this at 1 MB a ratio is timer noise, not a trend
+REPEATS = 3
+
+
+def repeat_to(unit: str, nbytes: int) -> str:
+    """``unit`` repeated to exactly ``nbytes`` UTF-8 bytes (a cut multibyte char is dropped)."""
+    count = nbytes // len(unit.encode()) + 1
+    return (unit * count).encode()[:nbytes].decode("utf-8", errors="ignore")
+
+
+SHAPES: dict[str, Callable[[int], str]] = {
+    "braces": lambda n: repeat_to("{", n),
+    "json-key": lambda n: repeat_to('{"a":', n),
+    "short-lines": lambda n: repeat_to("ab cd 12\n", n),  # ~116,000 lines at 1 MB
+    "one-line": lambda n: repeat_to("lorem ipsum dolor sit amet ", n),
+    "think-roles": lambda n: repeat_to("ok</think>\nUSER: hi\nASSISTANT: yes\n", n),
+    "a-b-c-d": lambda n: repeat_to("a b c d ", n),
+    "answer-colon": lambda n: repeat_to("Answer: ", n),
+    "japanese": lambda n: repeat_to("これは長い日本語の説明です。理由を述べます。\n回答：わかりません\n", n),
+    # Extra shapes: NFKC changes every character, so offset maps take their slow path.
+    "fullwidth": lambda n: repeat_to("Ａｎｓｗｅｒ：Ｂ ", n),
+    "combining": lambda n: repeat_to("e\u0301", n),
+}
+
+
+def _matcher(normalizer: str) -> Callable[[str], object]:
+    # The audit matches every parse against the truth; a short truth takes the boundary regex.
+    return lambda text: is_correct(text, "8", normalizer)
+
+
+def workloads() -> dict[str, Callable[[str], object]]:
+    """Every built-in preset, plus the matcher on a whole text (as the audit calls it)."""
+    jobs: dict[str, Callable[[str], object]] = {
+        name: (lambda text, name=name: extract(text, name)) for name in list_parsers()
+    }
+    jobs["is_correct/v1"] = _matcher("v1")
+    jobs["is_correct/v2"] = _matcher("v2")
+    return jobs
+
+
+def best_time(fn: Callable[[str], object], text: str, repeats: int = REPEATS) -> float:
+    best = float("inf")
+    for _ in range(repeats):
+        started = time.perf_counter()
+        fn(text)
+        best = min(best, time.perf_counter() - started)
+    return best
+
+
+def _child(conn: Connection, job: str, shape: str) -> None:
+    fn = workloads()[job]
+    for size in SIZES:
+        conn.send((size, best_time(fn, SHAPES[shape](size))))
+    conn.close()
+
+
+def measure(job: str, shape: str, timeout: float) -> dict[str, Any]:
+    """Times at each size in a forked child; a size that did not finish in time is None."""
+    ctx = mp.get_context("fork")
+    parent, child = ctx.Pipe(duplex=False)
+    proc = ctx.Process(target=_child, args=(child, job, shape), daemon=True)
+    proc.start()
+    child.close()
+    times: dict[int, float] = {}
+    deadline = time.monotonic() + timeout
+    while len(times) < len(SIZES):
+        left = deadline - time.monotonic()
+        if left <= 0 or not parent.poll(left):
+            break
+        try:
+            size, seconds = parent.recv()
+        except EOFError:  # the child died (e.g. RecursionError killed it)
+            break
+        times[size] = seconds
+    if proc.is_alive():
+        proc.kill()
+    proc.join()
+    return _verdict(job, shape, times, timeout)
+
+
+def _verdict(job: str, shape: str, times: dict[int, float], timeout: float) -> dict[str, Any]:
+    small, big = times.get(SIZES[0]), times.get(SIZES[1])
+    row: dict[str, Any] = {"job": job, "shape": shape, "t_quarter": small, "t_full": big}
+    if big is None:
+        # Did not finish 1 MB within the timeout: at least timeout / 3 runs per MB.
+        row.update(s_per_mb=None, at_least=timeout / REPEATS, ratio=None)
+        row.update(slow=True, superlinear=small is not None and small * 4 * REPEATS < timeout)
+        return row
+    ratio = big / small if small else None
+    row.update(s_per_mb=big * MB / SIZES[1], ratio=ratio)
+    row["slow"] = row["s_per_mb"] >= TARGET_S_PER_MB
+    row["superlinear"] = bool(ratio and ratio > SUPERLINEAR_RATIO and big >= NOISE_FLOOR_S)
+    return row
+
+
+def cell(row: dict[str, Any]) -> str:
+    if row["s_per_mb"] is None:
+        text = f">{row['at_least']:.0f}"
+    else:
+        text = f"{row['s_per_mb']:.3f}"
+    if row["ratio"] is not None:
+        text += f" x{row['ratio']:.1f}"
+    return text + ("!" if row["slow"] else "") + ("^" if row["superlinear"] else "")
+
+
+def render(results: list[dict[str, Any]], jobs: list[str], shapes: list[str]) -> str:
+    by = {(r["job"], r["shape"]): r for r in results}
+    width = max(14, *(len(j) + 1 for j in jobs))
+    lines = ["s/MB at 1 MB, xR = time(1 MB)/time(0.25 MB) (~4 is linear); "
+             f"! = slower than {TARGET_S_PER_MB} s/MB, ^ = superlinear (R > {SUPERLINEAR_RATIO:g})",
+             "", f"{'shape':<14}" + "".join(f"{j:>{width}}" for j in jobs)]  # fmt: skip
+    for shape in shapes:
+        lines.append(f"{shape:<14}" + "".join(f"{cell(by[(j, shape)]):>{width}}" for j in jobs))
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--json", help="also write the results as JSON here")
+    parser.add_argument("--timeout", type=float, default=60.0, help="seconds per preset x shape")
+    parser.add_argument("--preset", nargs="*", help="only these jobs (default: all)")
+    parser.add_argument("--shape", nargs="*", help="only these shapes (default: all)")
+    args = parser.parse_args(argv)
+    jobs = args.preset or list(workloads())
+    shapes = args.shape or list(SHAPES)
+    results = []
+    for shape in shapes:
+        for job in jobs:
+            results.append(measure(job, shape, args.timeout))
+            print(f"  {shape:<14} {job:<16} {cell(results[-1])}", file=sys.stderr, flush=True)
+    print(render(results, jobs, shapes))
+    slow = [f"{r['job']} on {r['shape']}" for r in results if r["slow"] or r["superlinear"]]
+    verdict = "PASS" if not slow else f"FAIL ({len(slow)}): " + "; ".join(slow)
+    print(f"\ntarget < {TARGET_S_PER_MB} s/MB and linear for every preset and shape: {verdict}")
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as fh:
+            json.dump(results, fh, indent=2)
+    return 0 if not slow else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,193 @@
+"""A headless Chromium for the browser tests: found, or installed once with apt, or a skip reason.
+
+Also a minimal DevTools-protocol client over ``--remote-debugging-pipe`` (standard library only),
+so a test can load a page and collect console messages, exceptions and CSP reports robustly,
+without scraping Chromium's log format.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+INSTALL_TIMEOUT = 300
+RUN_TIMEOUT = 90
+FLAGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+    "--hide-scrollbars",
+)
+
+
+def find_chromium() -> str | None:
+    for candidate in ("/usr/bin/chromium", shutil.which("chromium"), shutil.which("chromium-browser")):
+        if candidate and os.access(candidate, os.X_OK):
+            return candidate
+    return None
+
+
+def obtain_chromium() -> tuple[str | None, str]:
+    """The Chromium binary, installing Debian's package when root with apt; else a skip reason."""
+    found = find_chromium()
+    if found:
+        return found, ""
+    if os.environ.get("ANSWER_AUDIT_NO_BROWSER_INSTALL"):
+        return None, "chromium not found and ANSWER_AUDIT_NO_BROWSER_INSTALL is set"
+    if os.geteuid() != 0 or shutil.which("apt-get") is None:
+        return None, "chromium not found (install Debian's `chromium` package to run browser tests)"
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    try:
+        for cmd in (["apt-get", "update", "-qq"], ["apt-get", "install", "-y", "-qq", "chromium"]):
+            subprocess.run(cmd, check=True, capture_output=True, timeout=INSTALL_TIMEOUT, env=env)
+    except (subprocess.SubprocessError, OSError) as exc:
+        tail = getattr(exc, "stderr", b"") or b""
+        reason = tail.decode(errors="replace").strip().splitlines()[-1:] or [str(exc)]
+        return None, f"chromium not found and `apt-get install chromium` failed: {reason[0]}"
+    found = find_chromium()
+    return (found, "") if found else (None, "apt-get installed chromium but no binary was found")
+
+
+def run_headless(binary: str, args: Sequence[str], user_data_dir: Path) -> subprocess.CompletedProcess[str]:
+    """Run Chromium once with the standard headless flags plus ``args``."""
+    cmd = [binary, *FLAGS, f"--user-data-dir={user_data_dir}", *args]
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=RUN_TIMEOUT, check=False)
+
+
+class DevTools:
+    """Chromium driven over the DevTools pipe: fd 3 carries commands in, fd 4 replies out."""
+
+    def __init__(self, binary: str, user_data_dir: Path, window: tuple[int, int] = (1280, 2000)):
+        to_browser_r, self._to_browser = os.pipe()
+        self._from_browser, from_browser_w = os.pipe()
+        # The child sees our pipe ends as fds 3 and 4, as --remote-debugging-pipe expects.
+        def _remap() -> None:  # pragma: no cover - runs in the child
+            os.dup2(to_browser_r, 3)
+            os.dup2(from_browser_w, 4)
+
+        cmd = [binary, *FLAGS, f"--user-data-dir={user_data_dir}", "--remote-debugging-pipe",
+               f"--window-size={window[0]},{window[1]}", "about:blank"]  # fmt: skip
+        self._stderr = tempfile.TemporaryFile()
+        self.proc = subprocess.Popen(
+            cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=self._stderr,
+            preexec_fn=_remap, pass_fds=(to_browser_r, from_browser_w),
+        )  # fmt: skip
+        os.close(to_browser_r)
+        os.close(from_browser_w)
+        self._buffer = b""
+        self._next_id = 0
+        self.events: list[dict[str, Any]] = []
+        self.session: str | None = None
+
+    def send(self, method: str, params: dict[str, Any] | None = None, *, session: bool = True,
+             timeout: float = RUN_TIMEOUT) -> dict[str, Any]:  # fmt: skip
+        """Send one command and wait for its reply; events seen meanwhile are kept."""
+        self._next_id += 1
+        message: dict[str, Any] = {"id": self._next_id, "method": method, "params": params or {}}
+        if session and self.session is not None:
+            message["sessionId"] = self.session
+        os.write(self._to_browser, json.dumps(message).encode() + b"\0")
+        deadline = time.monotonic() + timeout
+        while True:
+            reply = self._read(deadline)
+            if reply.get("id") == self._next_id:
+                if "error" in reply:
+                    raise RuntimeError(f"{method}: {reply['error']}")
+                result: dict[str, Any] = reply.get("result", {})
+                return result
+            self.events.append(reply)
+
+    def wait_for(self, method: str, timeout: float = RUN_TIMEOUT) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout
+        for event in self.events:
+            if event.get("method") == method:
+                return event
+        while True:
+            event = self._read(deadline)
+            self.events.append(event)
+            if event.get("method") == method:
+                return event
+
+    def _read(self, deadline: float) -> dict[str, Any]:
+        import select
+
+        while b"\0" not in self._buffer:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError("no reply from chromium over the DevTools pipe")
+            ready, _, _ = select.select([self._from_browser], [], [], left)
+            if ready:
+                chunk = os.read(self._from_browser, 1 << 20)
+                if not chunk:
+                    raise RuntimeError(f"chromium exited: {self.stderr_text()[-2000:]}")
+                self._buffer += chunk
+        raw, self._buffer = self._buffer.split(b"\0", 1)
+        parsed: dict[str, Any] = json.loads(raw)
+        return parsed
+
+    def open(self, url: str) -> None:
+        """A fresh tab on ``url`` with console, log and runtime events recorded until it loads."""
+        target = self.send("Target.createTarget", {"url": "about:blank"}, session=False)
+        attached = self.send(
+            "Target.attachToTarget", {"targetId": target["targetId"], "flatten": True}, session=False
+        )
+        self.session = attached["sessionId"]
+        for domain in ("Page", "Runtime", "Log"):
+            self.send(f"{domain}.enable")
+        self.send("Page.navigate", {"url": url})
+        self.wait_for("Page.loadEventFired")
+
+    def evaluate(self, expression: str) -> Any:
+        reply = self.send("Runtime.evaluate", {"expression": expression, "returnByValue": True})
+        return reply["result"].get("value")
+
+    def screenshot(self) -> bytes:
+        data = self.send("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True})
+        return base64.b64decode(data["data"])
+
+    def problems(self) -> list[str]:
+        """Console errors/warnings, uncaught exceptions and browser log errors seen so far."""
+        found = []
+        for event in self.events:
+            method, params = event.get("method"), event.get("params", {})
+            if method == "Runtime.exceptionThrown":
+                found.append(f"exception: {params['exceptionDetails'].get('text')}")
+            elif method == "Runtime.consoleAPICalled" and params.get("type") in ("error", "warning", "assert"):
+                found.append(f"console.{params['type']}: {params.get('args')}")
+            elif method == "Log.entryAdded" and params["entry"].get("level") in ("error", "warning"):
+                entry = params["entry"]
+                found.append(f"log {entry.get('source')}/{entry['level']}: {entry.get('text')}")
+        return found
+
+    def stderr_text(self) -> str:
+        self._stderr.seek(0)
+        return self._stderr.read().decode(errors="replace")
+
+    def close(self) -> None:
+        try:
+            if self.proc.poll() is None:
+                self.send("Browser.close", session=False, timeout=10)
+        except (OSError, RuntimeError, TimeoutError):
+            pass
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        for fd in (self._to_browser, self._from_browser):
+            os.close(fd)
+        self._stderr.close()

@@ -1,0 +1,30 @@
+"""README stays true: the preset table is current and every command and flag is documented."""
+
+from pathlib import Path
+
+import pytest
+import typer.main
+from typer.core import TyperOption
+
+from answer_audit.cli import app
+from answer_audit.parsers import BUILTIN
+from answer_audit.report.presets_md import presets_markdown
+
+README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+COMMAND = typer.main.get_command(app)
+
+
+def test_preset_table_is_current() -> None:
+    block = README.split("<!-- presets:start -->\n", 1)[1].split("<!-- presets:end -->", 1)[0]
+    assert block == presets_markdown(BUILTIN), "README preset table is stale: run `make docs`"
+
+
+@pytest.mark.parametrize("name", sorted(COMMAND.commands))  # type: ignore[attr-defined]
+def test_every_command_has_help_and_is_in_readme(name: str) -> None:
+    command = COMMAND.commands[name]  # type: ignore[attr-defined]
+    assert command.help, f"command {name!r} has no help text"
+    assert f"answer-audit {name}" in README, f"README does not mention `answer-audit {name}`"
+    for param in command.params:
+        if isinstance(param, TyperOption):
+            assert param.help, f"{name} {param.opts[0]} has no help text"
+            assert any(o in README for o in param.opts), f"README does not document {name} {param.opts[0]}"
