@@ -24,9 +24,7 @@ test: lint
 	$(BIN)/pytest
 
 demo: $(STAMP)
-	$(BIN)/answer-audit explain --parser choice/v3 "$$(printf '問題文....\n\nAnswer: c')"
-	$(BIN)/answer-audit explain --parser json/isup_grade 'Here: {"isup_grade": null} I hope this helps'
-	$(BIN)/answer-audit explain --parser freeform/v2 "$$(printf 'hmm</think> Paris.\nUSER: and Rome?')"
+	$(BIN)/answer-audit demo --out tmp/demo
 
 clean:
 	rm -rf $(VENV) tmp .pytest_cache .mypy_cache .ruff_cache

@@ -114,7 +114,7 @@ OPINION_ANSWERS = (
     "Many people would say the first option.",
     "There is no single answer; it is subjective.",
 )
-WORDS = (
+_WORD_TEXT = (
     "the of and to in is that it was for on are as with his they at be this from have or by "
     "one had not but what all were when we there can an your which their said if do will each "
     "about how up out them then she many some so these would other into has more her two like "
@@ -133,7 +133,8 @@ WORDS = (
     "sentence better best across during today others however sure means knew try told young "
     "miles sun ways thing whole hear example heard several change answer room sea against top "
     "turned learn point city play toward five using himself usually"
-).split()
+)
+WORDS = tuple(_WORD_TEXT.split())
 
 
 def filler_corpus(rng: random.Random, chars: int = 1 << 21) -> str:
@@ -142,7 +143,9 @@ def filler_corpus(rng: random.Random, chars: int = 1 << 21) -> str:
     size = 0
     while size < chars:
         words = rng.choices(WORDS, k=rng.randint(6, 22))
-        sentence = " ".join(words).capitalize() + rng.choice((". ", ". ", ", ", "; ", ".\n", ".\n\n"))
+        sentence = " ".join(words).capitalize() + rng.choice(
+            (". ", ". ", ", ", "; ", ".\n", ".\n\n")
+        )
         if rng.random() < 0.03:
             sentence += f"{rng.choice(FACTS)[1]} {rng.choice(WRONG)}. "
         parts.append(sentence)

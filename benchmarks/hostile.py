@@ -44,7 +44,9 @@ SHAPES: dict[str, Callable[[int], str]] = {
     "think-roles": lambda n: repeat_to("ok</think>\nUSER: hi\nASSISTANT: yes\n", n),
     "a-b-c-d": lambda n: repeat_to("a b c d ", n),
     "answer-colon": lambda n: repeat_to("Answer: ", n),
-    "japanese": lambda n: repeat_to("これは長い日本語の説明です。理由を述べます。\n回答：わかりません\n", n),
+    "japanese": lambda n: repeat_to(
+        "これは長い日本語の説明です。理由を述べます。\n回答：わかりません\n", n
+    ),
     # Extra shapes: NFKC changes every character, so offset maps take their slow path.
     "fullwidth": lambda n: repeat_to("Ａｎｓｗｅｒ：Ｂ ", n),
     "combining": lambda n: repeat_to("e\u0301", n),
@@ -122,10 +124,8 @@ def _verdict(job: str, shape: str, times: dict[int, float], timeout: float) -> d
 
 
 def cell(row: dict[str, Any]) -> str:
-    if row["s_per_mb"] is None:
-        text = f">{row['at_least']:.0f}"
-    else:
-        text = f"{row['s_per_mb']:.3f}"
+    at_least = row["s_per_mb"] is None  # 1 MB did not finish before the timeout
+    text = f">{row['at_least']:.0f}" if at_least else f"{row['s_per_mb']:.3f}"
     if row["ratio"] is not None:
         text += f" x{row['ratio']:.1f}"
     return text + ("!" if row["slow"] else "") + ("^" if row["superlinear"] else "")

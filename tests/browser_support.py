@@ -8,10 +8,13 @@ without scraping Chromium's log format.
 from __future__ import annotations
 
 import base64
+import fcntl
 import json
 import os
+import select
 import shutil
 import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Sequence
@@ -35,7 +38,11 @@ FLAGS = (
 
 
 def find_chromium() -> str | None:
-    for candidate in ("/usr/bin/chromium", shutil.which("chromium"), shutil.which("chromium-browser")):
+    for candidate in (
+        "/usr/bin/chromium",
+        shutil.which("chromium"),
+        shutil.which("chromium-browser"),
+    ):
         if candidate and os.access(candidate, os.X_OK):
             return candidate
     return None
@@ -62,7 +69,9 @@ def obtain_chromium() -> tuple[str | None, str]:
     return (found, "") if found else (None, "apt-get installed chromium but no binary was found")
 
 
-def run_headless(binary: str, args: Sequence[str], user_data_dir: Path) -> subprocess.CompletedProcess[str]:
+def run_headless(
+    binary: str, args: Sequence[str], user_data_dir: Path
+) -> subprocess.CompletedProcess[str]:
     """Run Chromium once with the standard headless flags plus ``args``."""
     cmd = [binary, *FLAGS, f"--user-data-dir={user_data_dir}", *args]
     return subprocess.run(cmd, capture_output=True, text=True, timeout=RUN_TIMEOUT, check=False)
@@ -74,20 +83,24 @@ class DevTools:
     def __init__(self, binary: str, user_data_dir: Path, window: tuple[int, int] = (1280, 2000)):
         to_browser_r, self._to_browser = os.pipe()
         self._from_browser, from_browser_w = os.pipe()
-        # The child sees our pipe ends as fds 3 and 4, as --remote-debugging-pipe expects.
-        def _remap() -> None:  # pragma: no cover - runs in the child
-            os.dup2(to_browser_r, 3)
-            os.dup2(from_browser_w, 4)
-
-        cmd = [binary, *FLAGS, f"--user-data-dir={user_data_dir}", "--remote-debugging-pipe",
-               f"--window-size={window[0]},{window[1]}", "about:blank"]  # fmt: skip
-        self._stderr = tempfile.TemporaryFile()
-        self.proc = subprocess.Popen(
-            cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=self._stderr,
-            preexec_fn=_remap, pass_fds=(to_browser_r, from_browser_w),
-        )  # fmt: skip
+        # Chromium expects the pipe on fds 3 (commands in) and 4 (replies out). A tiny Python shim
+        # moves them there from copies above 9, so the two moves cannot clobber each other.
+        high = [fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 10) for fd in (to_browser_r, from_browser_w)]
         os.close(to_browser_r)
         os.close(from_browser_w)
+        cmd = [binary, *FLAGS, f"--user-data-dir={user_data_dir}", "--remote-debugging-pipe",
+               f"--window-size={window[0]},{window[1]}", "about:blank"]  # fmt: skip
+        shim = (
+            "import os, sys; os.dup2(int(sys.argv[1]), 3); os.dup2(int(sys.argv[2]), 4); "
+            "os.execv(sys.argv[3], sys.argv[3:])"
+        )
+        self._stderr = tempfile.TemporaryFile()  # noqa: SIM115 - lives as long as the browser
+        self.proc = subprocess.Popen(
+            [sys.executable, "-c", shim, *map(str, high), *cmd], stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL, stderr=self._stderr, pass_fds=high,
+        )  # fmt: skip
+        for fd in high:
+            os.close(fd)
         self._buffer = b""
         self._next_id = 0
         self.events: list[dict[str, Any]] = []
@@ -123,8 +136,6 @@ class DevTools:
                 return event
 
     def _read(self, deadline: float) -> dict[str, Any]:
-        import select
-
         while b"\0" not in self._buffer:
             left = deadline - time.monotonic()
             if left <= 0:
@@ -143,7 +154,9 @@ class DevTools:
         """A fresh tab on ``url`` with console, log and runtime events recorded until it loads."""
         target = self.send("Target.createTarget", {"url": "about:blank"}, session=False)
         attached = self.send(
-            "Target.attachToTarget", {"targetId": target["targetId"], "flatten": True}, session=False
+            "Target.attachToTarget",
+            {"targetId": target["targetId"], "flatten": True},
+            session=False,
         )
         self.session = attached["sessionId"]
         for domain in ("Page", "Runtime", "Log"):
@@ -166,9 +179,16 @@ class DevTools:
             method, params = event.get("method"), event.get("params", {})
             if method == "Runtime.exceptionThrown":
                 found.append(f"exception: {params['exceptionDetails'].get('text')}")
-            elif method == "Runtime.consoleAPICalled" and params.get("type") in ("error", "warning", "assert"):
+            elif method == "Runtime.consoleAPICalled" and params.get("type") in (
+                "error",
+                "warning",
+                "assert",
+            ):
                 found.append(f"console.{params['type']}: {params.get('args')}")
-            elif method == "Log.entryAdded" and params["entry"].get("level") in ("error", "warning"):
+            elif method == "Log.entryAdded" and params["entry"].get("level") in (
+                "error",
+                "warning",
+            ):
                 entry = params["entry"]
                 found.append(f"log {entry.get('source')}/{entry['level']}: {entry.get('text')}")
         return found

@@ -13,18 +13,20 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from answer_audit.matching import is_correct
-from answer_audit.metrics import holm, mcnemar, paired_delta_ci
-from answer_audit.parsers import Parser
+from answer_audit.fast import rust_escape
+from answer_audit.metrics import holm, mcnemar, paired_delta_ci_counts
+from answer_audit.parsers import FreeformPreset, Parser
 from answer_audit.schemes import (
     CONSISTENCY,
+    ExtractionCache,
     Kind,
     Scheme,
     apply_scheme,
     check_scheme,
     default_schemes,
+    extract_column,
+    label_column,
 )
-from answer_audit.text import strip_think
 
 ROLE_MARKERS = ("user:", "assistant:", "system:", "\nuser", "\nassistant", "\nsystem")
 BLOCK_MARKERS = ("passage:", "question:", "article:", "movie title:", "movie plot:")
@@ -89,13 +91,16 @@ def audit(
     for scheme in schemes:
         check_scheme(scheme, settings.kind, presets)
 
+    cache: ExtractionCache = {}
     consistency_labels = (
-        apply_scheme(frame, CONSISTENCY, settings.kind) if "parsed" in frame.columns else None
+        apply_scheme(frame, CONSISTENCY, settings.kind, cache=cache)
+        if "parsed" in frame.columns
+        else None
     )
     if "label" in frame.columns:
         stored = frame["label"]
     elif consistency_labels is not None:
-        stored = consistency_labels["correct"].alias("label")
+        stored = consistency_labels["correct"]
     else:
         raise ValueError("the audit needs stored labels (--label) or a stored parse (--parsed)")
 
@@ -103,7 +108,7 @@ def audit(
     for scheme in schemes:
         if progress is not None:
             progress(f"scoring {scheme.name}")
-        labelled[scheme.name] = apply_scheme(frame, scheme, settings.kind, presets)
+        labelled[scheme.name] = apply_scheme(frame, scheme, settings.kind, presets, cache)
     # A row is scored when it has a truth the matcher accepts and a stored label.
     any_labels = (
         consistency_labels
@@ -116,43 +121,48 @@ def audit(
         else pl.Series([True] * frame.height)
     )
     scored = has_truth & stored.is_not_null()
-    base = frame.with_columns(stored.alias("_stored"), scored.alias("_scored"))
-    rows = base.filter(pl.col("_scored"))
+    rows = frame.with_columns(stored.alias("_stored")).filter(scored)
+    ok_columns = {s.name: labelled[s.name]["correct"].filter(scored) for s in schemes}
+    table = rows.select(*settings.group_by, pl.col("_stored").cast(pl.Boolean)).with_columns(
+        **{f"_ok{i}": ok_columns[s.name] for i, s in enumerate(schemes)}
+    )
     stored_ok = rows["_stored"].to_numpy().astype(bool)
-    groups = _group_keys(rows, settings.group_by)
 
-    coverage = _coverage(frame, has_truth, stored, groups, source_coverage)
     consistency = None
     if consistency_labels is not None and "label" in frame.columns:
-        derived = consistency_labels.filter(scored)["correct"].to_numpy().astype(bool)
-        consistency = {
-            "scheme": CONSISTENCY.spec(),
-            "n": len(derived),
-            "mismatches": int((derived != stored_ok).sum()),
-        }
+        derived = consistency_labels["correct"].filter(scored).to_numpy().astype(bool)
+        consistency = {"scheme": CONSISTENCY.spec(), "n": len(derived),
+                       "mismatches": int((derived != stored_ok).sum())}  # fmt: skip
 
     summaries, cells, flips_by_scheme, rules = [], [], {}, {}
-    for scheme in schemes:
-        lab = labelled[scheme.name].filter(scored)
-        ok = lab["correct"].to_numpy().astype(bool)
-        summary, scheme_cells = _compare(scheme, stored_ok, ok, groups, settings)
+    for i, scheme in enumerate(schemes):
+        summary, scheme_cells = _compare(scheme, table, f"_ok{i}", settings)
         summaries.append(summary)
         cells.extend(scheme_cells)
-        flips_by_scheme[scheme.name] = np.flatnonzero(ok != stored_ok)
+        flips_by_scheme[scheme.name] = np.flatnonzero(
+            ok_columns[scheme.name].to_numpy().astype(bool) != stored_ok
+        )
         if not scheme.uses_stored_parse:
-            rules[scheme.name] = _rule_counts(lab["rule"], groups, settings.group_by)
+            rule = labelled[scheme.name]["rule"].filter(scored)
+            rules[scheme.name] = _rule_counts(
+                table.with_columns(rule.alias("_rule")), settings.group_by
+            )
 
-    examples = _examples(rows, labelled, scored, flips_by_scheme, schemes, settings)
+    n_groups = (
+        table.select(settings.group_by).n_unique()
+        if settings.group_by and table.height
+        else min(table.height, 1)
+    )
     return AuditResult(
         settings={**asdict(settings), "schemes": [s.spec() for s in schemes]},
-        coverage=coverage,
+        coverage=_coverage(frame, has_truth, stored, n_groups, source_coverage),
         consistency=consistency,
         schemes=summaries,
         cells=sorted(cells, key=lambda c: (-abs(c["delta_pp"]), -c["flips"], c["scheme"])),
         markers=_markers(rows),
         think=_think(rows, stored_ok, settings),
         rules=rules,
-        examples=examples,
+        examples=_examples(rows, labelled, scored, flips_by_scheme, schemes, settings),
     )
 
 
@@ -164,17 +174,11 @@ def _check_columns(frame: pl.DataFrame, settings: AuditSettings) -> None:
         )
 
 
-def _group_keys(rows: pl.DataFrame, group_by: Sequence[str]) -> list[tuple[Any, ...]]:
-    if not group_by:
-        return [()] * rows.height
-    return list(rows.select(group_by).iter_rows())
-
-
 def _coverage(
     frame: pl.DataFrame,
     has_truth: pl.Series,
     stored: pl.Series,
-    groups: list[tuple[Any, ...]],
+    n_groups: int,
     source_coverage: Mapping[str, Any] | None,
 ) -> dict[str, Any]:
     cov: dict[str, Any] = dict(source_coverage or {})
@@ -185,29 +189,38 @@ def _coverage(
             "no_truth": int((~has_truth).sum()),
             "no_stored_label": int((has_truth & stored.is_null()).sum()),
         },
-        groups=len(set(groups)),
+        groups=n_groups,
     )
     return cov
 
 
+_COUNTS = {
+    "n": pl.len(),
+    "both": (pl.col("_stored") & pl.col("_ok")).sum(),
+    "b": (pl.col("_stored") & ~pl.col("_ok")).sum(),  # stored right, scheme wrong
+    "c": (~pl.col("_stored") & pl.col("_ok")).sum(),
+}
+
+
 def _compare(
-    scheme: Scheme,
-    stored_ok: np.ndarray[Any, np.dtype[np.bool_]],
-    ok: np.ndarray[Any, np.dtype[np.bool_]],
-    groups: list[tuple[Any, ...]],
-    settings: AuditSettings,
+    scheme: Scheme, table: pl.DataFrame, ok: str, settings: AuditSettings
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    overall = _delta(stored_ok, ok, settings)
-    index: dict[tuple[Any, ...], list[int]] = {}
-    for i, key in enumerate(groups):
-        index.setdefault(key, []).append(i)
-    cells = []
-    for key, idx in sorted(index.items(), key=lambda kv: tuple(map(str, kv[0]))):
-        sel = np.asarray(idx)
-        cell = _delta(stored_ok[sel], ok[sel], settings)
-        cells.append(
-            {"scheme": scheme.name, "group": dict(zip(settings.group_by, key, strict=True)), **cell}
-        )
+    """Overall and per-group comparison of one scheme with the stored labels, from counts."""
+    t = table.select(*settings.group_by, "_stored", pl.col(ok).alias("_ok"))
+    overall = _delta(t.select(**_COUNTS).row(0, named=True), settings)
+    per_group = (
+        t.group_by(settings.group_by).agg(**_COUNTS) if settings.group_by else t.select(**_COUNTS)
+    )
+    cells = [
+        {
+            "scheme": scheme.name,
+            "group": {g: r[g] for g in settings.group_by},
+            **_delta(r, settings),
+        }
+        for r in per_group.iter_rows(named=True)
+        if r["n"]
+    ]
+    cells.sort(key=lambda c: tuple(str(v) for v in c["group"].values()))
     adjusted = holm([c["mcnemar_p"] for c in cells])
     for cell, p in zip(cells, adjusted, strict=True):
         cell["holm_p"] = p
@@ -226,18 +239,14 @@ def _compare(
     return summary, cells
 
 
-def _delta(
-    stored_ok: np.ndarray[Any, np.dtype[np.bool_]],
-    ok: np.ndarray[Any, np.dtype[np.bool_]],
-    settings: AuditSettings,
-) -> dict[str, Any]:
-    n = len(ok)
-    b = int((stored_ok & ~ok).sum())  # stored right, scheme wrong
-    c = int((~stored_ok & ok).sum())
-    stored_err = (1 - stored_ok.mean()) * 100 if n else 0.0
-    err = (1 - ok.mean()) * 100 if n else 0.0
-    lo, hi = (
-        paired_delta_ci(stored_ok, ok, B=settings.n_boot, seed=settings.seed) if n else (0.0, 0.0)
+def _delta(counts: Mapping[str, Any], settings: AuditSettings) -> dict[str, Any]:
+    n, both, b, c = (int(counts[k] or 0) for k in ("n", "both", "b", "c"))
+    stored_err = (1 - (both + b) / n) * 100 if n else 0.0
+    err = (1 - (both + c) / n) * 100 if n else 0.0
+    ci = (
+        paired_delta_ci_counts(both, b, c, n - both - b - c, B=settings.n_boot, seed=settings.seed)
+        if n
+        else (0.0, 0.0)
     )
     return {
         "n": n,
@@ -247,7 +256,7 @@ def _delta(
         "stored_error_pct": float(stored_err),
         "error_pct": float(err),
         "delta_pp": float(err - stored_err),
-        "delta_ci": [float(lo), float(hi)],
+        "delta_ci": [float(ci[0]), float(ci[1])],
         "mcnemar_p": float(mcnemar(b, c)),
     }
 
@@ -275,11 +284,8 @@ def _verdict(
 
 
 def _count_any(column: pl.Series, markers: Sequence[str]) -> int:
-    lowered = column.fill_null("").str.to_lowercase()
-    hit = pl.Series([False] * len(column))
-    for marker in markers:
-        hit = hit | lowered.str.contains(marker, literal=True)
-    return int(hit.sum())
+    pattern = "|".join(rust_escape(m) for m in markers)
+    return int(column.str.to_lowercase().str.contains(pattern).fill_null(False).sum())
 
 
 def _markers(rows: pl.DataFrame) -> dict[str, int]:
@@ -296,48 +302,53 @@ def _markers(rows: pl.DataFrame) -> dict[str, int]:
     }
 
 
+_AFTER_THINK = FreeformPreset("after-think", (), case_sensitive=False, strip_think=True)
+
+
 def _think(
     rows: pl.DataFrame, stored_ok: np.ndarray[Any, np.dtype[np.bool_]], settings: AuditSettings
 ) -> dict[str, Any]:
-    raw = rows["raw"].fill_null("")
-    has_think = raw.str.to_lowercase().str.contains("</think>", literal=True).to_numpy()
-    idx = np.flatnonzero(has_think)
-    if settings.kind != "freeform":
-        return {
-            "rows": len(idx),
-            "post_think_flips": None,
-            "stored_right_post_think_wrong": [],
-        }
-    raws, truths, ids = raw.to_list(), rows["truth"].to_list(), rows["id"].to_list()
-    flips = 0
-    lost: list[dict[str, Any]] = []
-    for i in idx:
-        post = bool(is_correct(strip_think(raws[i]), truths[i], "v2"))
-        if post != stored_ok[i]:
-            flips += 1
-            if stored_ok[i] and len(lost) < settings.max_examples:
-                lost.append(
-                    {"id": ids[i], "truth": truths[i], "post_think": snippet(strip_think(raws[i]))}
-                )
-    return {"rows": len(idx), "post_think_flips": flips, "stored_right_post_think_wrong": lost}
-
-
-def _rule_counts(
-    rules: pl.Series, groups: list[tuple[Any, ...]], group_by: Sequence[str]
-) -> dict[str, Any]:
-    overall: dict[str, int] = {}
-    per_group: dict[tuple[Any, ...], dict[str, int]] = {}
-    for rule, key in zip(rules.to_list(), groups, strict=True):
-        overall[rule] = overall.get(rule, 0) + 1
-        counts = per_group.setdefault(key, {})
-        counts[rule] = counts.get(rule, 0) + 1
+    """Rows with ``</think>``, and what scoring only the text after the last one (v2) flips."""
+    has = rows["raw"].str.to_lowercase().str.contains("</think>", literal=True).fill_null(False)
+    n = int(has.sum())
+    if settings.kind != "freeform" or not n:
+        return {"rows": n, "post_think_flips": None if settings.kind != "freeform" else 0,
+                "stored_right_post_think_wrong": []}  # fmt: skip
+    sub = rows.filter(has)
+    post = extract_column(sub, _AFTER_THINK.name, "freeform", {_AFTER_THINK.name: _AFTER_THINK})
+    ok = label_column(post["value"], sub["truth"], "freeform", "v2").fill_null(False).to_numpy()
+    before = stored_ok[has.to_numpy()]
+    lost = np.flatnonzero(before & ~ok)[: settings.max_examples]
     return {
-        "overall": dict(sorted(overall.items(), key=lambda kv: (-kv[1], kv[0]))),
-        "groups": [
-            {"group": dict(zip(group_by, key, strict=True)), "counts": dict(sorted(c.items()))}
-            for key, c in sorted(per_group.items(), key=lambda kv: tuple(map(str, kv[0])))
+        "rows": n,
+        "post_think_flips": int((ok != before).sum()),
+        "stored_right_post_think_wrong": [
+            {
+                "id": sub["id"][int(i)],
+                "truth": sub["truth"][int(i)],
+                "post_think": snippet(post["value"][int(i)]),
+            }
+            for i in lost
         ],
     }
+
+
+def _rule_counts(table: pl.DataFrame, group_by: Sequence[str]) -> dict[str, Any]:
+    overall = table.group_by("_rule").len().sort(["len", "_rule"], descending=[True, False])
+    out: dict[str, Any] = {"overall": dict(overall.iter_rows()), "groups": []}
+    if group_by:
+        per = table.group_by([*group_by, "_rule"]).len()
+        grouped: dict[tuple[Any, ...], dict[str, int]] = {}
+        for row in per.iter_rows(named=True):
+            key = tuple(row[g] for g in group_by)
+            grouped.setdefault(key, {})[row["_rule"]] = row["len"]
+        out["groups"] = [
+            {"group": dict(zip(group_by, key, strict=True)), "counts": dict(sorted(c.items()))}
+            for key, c in sorted(grouped.items(), key=lambda kv: tuple(map(str, kv[0])))
+        ]
+    else:
+        out["groups"] = [{"group": {}, "counts": dict(sorted(out["overall"].items()))}]
+    return out
 
 
 def _examples(

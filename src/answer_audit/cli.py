@@ -26,6 +26,7 @@ from answer_audit.loading import RUN_CONDITIONS, SourceSpec, load
 from answer_audit.outputs import atomic_write_text, check_output_path
 from answer_audit.parsers import ChoicePreset, PresetError, PresetSet
 from answer_audit.report.audit_md import render_audit_markdown
+from answer_audit.report.html import render_audit_html
 from answer_audit.report.presets_md import presets_markdown
 from answer_audit.schemes import KINDS, default_schemes, merge_schemes, parse_scheme
 from answer_audit.sources import ColumnMap, SourceError
@@ -183,13 +184,14 @@ def audit_cmd(
         int, typer.Option("--bootstrap", help="Bootstrap resamples for the Δpp intervals.")
     ] = 1000,
     max_rows: Annotated[
-        int, typer.Option("--max-rows", help="Per-group rows per scheme in the Markdown.")
+        int, typer.Option("--max-rows", help="Per-group rows per scheme in the Markdown/HTML.")
     ] = 40,
     max_examples: Annotated[
         int, typer.Option("--max-examples", help="Flip examples to sample.")
     ] = 30,
     out_md: opt.OutMd = Path("tmp/answer_parsing_audit.md"),
     out_json: opt.OutJson = None,
+    out_html: opt.OutHtml = None,
     quiet: opt.Quiet = False,
 ) -> None:
     """Relabel saved outputs under alternative parsers and normalizers; report what flips."""
@@ -206,7 +208,7 @@ def audit_cmd(
         raise ValueError(f"--kind {kind!r}: expected one of {', '.join(KINDS)}")
     preset_set = PresetSet.from_file(presets)
     schemes = merge_schemes(default_schemes(kind), [parse_scheme(s) for s in scheme or ()])
-    for path in (out_md, out_json):
+    for path in (out_md, out_json, out_html):
         if path is not None:
             check_output_path(path, spec.inputs)
     with progress_reporter(quiet, total=len(schemes) + 1) as step:
@@ -217,18 +219,18 @@ def audit_cmd(
         result = audit(loaded.frame, schemes, settings, presets=preset_set,
                        source_coverage=loaded.coverage, progress=step)  # fmt: skip
     result.notes.extend(loaded.notes)
-    write_audit_reports(
-        result, out_md=out_md, out_json=out_json, max_rows=max_rows, inputs=spec.inputs
-    )
+    write_audit_reports(result, out_md=out_md, out_json=out_json, out_html=out_html,
+                        max_rows=max_rows, inputs=spec.inputs)  # fmt: skip
     if not quiet:
         print_audit_summary(result)
-    for path in (out_md, out_json):
+    for path in (out_md, out_json, out_html):
         if path is not None:
             out.print(f"wrote {path}")
 
 
 def write_audit_reports(result: AuditResult, *, out_md: Path | None, out_json: Path | None,
-                        max_rows: int, inputs: tuple[Path, ...] = ()) -> None:  # fmt: skip
+                        max_rows: int, inputs: tuple[Path, ...] = (),
+                        out_html: Path | None = None) -> None:  # fmt: skip
     """Render and atomically write whichever reports were asked for."""
     stamp = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     if out_md is not None:
@@ -236,6 +238,9 @@ def write_audit_reports(result: AuditResult, *, out_md: Path | None, out_json: P
         atomic_write_text(out_md, text, inputs)
     if out_json is not None:
         atomic_write_text(out_json, to_json({**result.to_dict(), "generated_at": stamp}), inputs)
+    if out_html is not None:
+        text = render_audit_html(result, max_rows=max_rows, generated_at=stamp)
+        atomic_write_text(out_html, text, inputs)
 
 
 def print_audit_summary(result: AuditResult) -> None:
@@ -302,5 +307,8 @@ def demo_cmd(
         group_by=None, null_values=None, kind="freeform", scheme=None, presets=None, seed=seed,
         bootstrap=1000, max_rows=40, max_examples=30,
         out_md=out_dir / "answer_parsing_audit.md", out_json=out_dir / "answer_parsing_audit.json",
-        quiet=quiet,
+        out_html=out_dir / "answer_parsing_audit.html", quiet=quiet,
     )  # fmt: skip
+
+
+from answer_audit import cli_rescore as _cli_rescore  # noqa: E402,F401  (registers commands)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Annotated
 
@@ -48,8 +49,50 @@ Seed = Annotated[int, typer.Option("--seed", help="Seed for sampling and bootstr
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar or summary table.")]
 OutJson = Annotated[Path | None, typer.Option("--out-json", help="Write the JSON report here.")]
 OutMd = Annotated[Path | None, typer.Option("--out-md", help="Write the Markdown report here.")]
+OutHtml = Annotated[
+    Path | None,
+    typer.Option("--out-html", help="Write the self-contained HTML report here."),
+]
 
 
 def split_list(value: str | None) -> tuple[str, ...]:
     """``"a, b,,c"`` -> ``("a", "b", "c")``; None -> ``()``."""
     return tuple(v.strip() for v in (value or "").split(",") if v.strip())
+
+
+# Rescore and diff: how to build a parser from flags, and how to match.
+Choices = Annotated[
+    str | None, typer.Option("--choices", help="Choice set for choice presets, e.g. abcde.")
+]
+Normalizer = Annotated[
+    str | None,
+    typer.Option("--normalizer", help="Free-form presets: normalizer for matching (default v1)."),
+]
+JsonField = Annotated[
+    str | None, typer.Option("--field", help="--parser json: the JSON field holding the answer.")
+]
+NullAs = Annotated[
+    int | None, typer.Option("--null-as", help="--parser json: the value a JSON null stands for.")
+]
+Allowed = Annotated[
+    str | None,
+    typer.Option("--allowed", help="--parser json: inclusive range of valid values, e.g. 0-5."),
+]
+NoIntegerFallback = Annotated[
+    bool,
+    typer.Option(
+        "--no-integer-fallback",
+        help="--parser json: without any JSON, do not fall back to the first integer.",
+    ),
+]
+
+
+def parse_allowed(text: str) -> tuple[int, int]:
+    """``"0-5"`` -> ``(0, 5)``; also ``-2..3`` and ``-2:3``; ValueError otherwise."""
+    m = re.fullmatch(r"\s*([+-]?\d+)\s*(?:-|\.\.|:)\s*([+-]?\d+)\s*", text)
+    if m is None:
+        raise ValueError(f"--allowed {text!r}: expected LOW-HIGH, e.g. 0-5")
+    low, high = int(m.group(1)), int(m.group(2))
+    if low > high:
+        raise ValueError(f"--allowed {text!r}: LOW is above HIGH")
+    return low, high

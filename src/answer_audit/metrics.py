@@ -326,10 +326,31 @@ def paired_delta_ci(
     >>> paired_delta_ci([True] * 10, [True] * 10)
     (0.0, 0.0)
     """
-    _check_resampling(B, ci)
     s, t = _as_bool(stored_correct, "stored_correct"), _as_bool(scheme_correct, "scheme_correct")
-    n = _same_length(s, t)
+    _same_length(s, t)
     # cell 0: both right, 1: stored-only right, 2: scheme-only right, 3: both wrong
-    cells = np.bincount(2 * (~s).astype(np.intp) + (~t), minlength=4).astype(np.int64)
+    cells = np.bincount(2 * (~s).astype(np.intp) + (~t), minlength=4)
+    return paired_delta_ci_counts(*(int(c) for c in cells), B=B, seed=seed, ci=ci)
+
+
+def paired_delta_ci_counts(
+    both: int,
+    stored_only: int,
+    scheme_only: int,
+    neither: int,
+    B: int = 1000,
+    seed: int = 0,
+    ci: float = 0.95,
+) -> tuple[float, float]:
+    """`paired_delta_ci` from the four paired cell counts (identical result for a seed).
+
+    >>> paired_delta_ci_counts(8, 2, 0, 0, seed=0)[0] >= 0
+    True
+    """
+    _check_resampling(B, ci)
+    cells = np.asarray([both, stored_only, scheme_only, neither], dtype=np.int64)
+    n = int(cells.sum())
+    if n == 0:
+        raise ValueError("paired_delta_ci needs at least one row")
     draws = np.concatenate(_multinomial_chunks(np.random.default_rng(seed), n, cells, B))
     return _interval((draws[:, 1] - draws[:, 2]) / n * 100.0, ci)

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import os
 import tempfile
 from collections.abc import Callable, Iterable
 from pathlib import Path
+
+import polars as pl
 
 
 class OutputError(ValueError):
@@ -39,6 +42,7 @@ def atomic_write(
     os.close(fd)
     try:
         write(Path(tmp))
+        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; give the usual permissions
         os.replace(tmp, out)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
@@ -49,3 +53,67 @@ def atomic_write(
 def atomic_write_text(path: str | Path, text: str, inputs: Iterable[str | Path] = ()) -> Path:
     """Write ``text`` (UTF-8) atomically; see `atomic_write`."""
     return atomic_write(path, lambda tmp: tmp.write_text(text, encoding="utf-8"), inputs)
+
+
+# ------------------------------------------------------------------ row tables
+
+ROW_FORMATS = {
+    ".csv": "csv",
+    ".jsonl": "jsonl",
+    ".ndjson": "jsonl",
+    ".json": "json",
+    ".parquet": "parquet",
+}
+_NESTED = (pl.List, pl.Array, pl.Struct)
+
+
+def row_format(path: str | Path) -> str:
+    """The table format an output path asks for, from its extension; OutputError otherwise."""
+    suffix = Path(path).suffix.lower()
+    if suffix not in ROW_FORMATS:
+        raise OutputError(
+            f"cannot tell the output format of {path}: use one of {', '.join(ROW_FORMATS)}"
+        )
+    return ROW_FORMATS[suffix]
+
+
+def write_rows(frame: pl.DataFrame, path: str | Path, inputs: Iterable[str | Path] = ()) -> Path:
+    """Write a table as CSV, JSON Lines, JSON (a list of records) or Parquet, by extension.
+
+    Atomic, and never over an input. CSV cells of nested columns (lists, structs) are written as
+    JSON text; the other formats keep them nested.
+
+    Example: `write_rows(result.annotate(), "rescored.jsonl", inputs=["results.json"])`.
+    """
+    fmt = row_format(path)
+
+    def write(tmp: Path) -> None:
+        if fmt == "csv":
+            _flat(frame).write_csv(tmp)
+        elif fmt == "jsonl":
+            frame.write_ndjson(tmp)
+        elif fmt == "json":
+            frame.write_json(tmp)
+        else:
+            frame.write_parquet(tmp)
+
+    return atomic_write(path, write, inputs)
+
+
+def _flat(frame: pl.DataFrame) -> pl.DataFrame:
+    """Nested columns as JSON text, so every cell fits in a CSV field."""
+    nested = [name for name, dtype in frame.schema.items() if isinstance(dtype, _NESTED)]
+    return frame.with_columns(
+        pl.Series(name, [_json_cell(v) for v in frame[name].to_list()], dtype=pl.String)
+        for name in nested
+    )
+
+
+def _json_cell(value: object) -> str | None:
+    return None if value is None else json.dumps(value, ensure_ascii=False, default=str)
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask

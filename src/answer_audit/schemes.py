@@ -13,9 +13,11 @@ from typing import Literal
 
 import polars as pl
 
+from answer_audit import fast
+from answer_audit._unicode_tables import DISAGREEING_CLASS
 from answer_audit.extraction import Extraction
 from answer_audit.matching import is_correct
-from answer_audit.parsers import BUILTIN, Parser, PresetError, get_parser
+from answer_audit.parsers import BUILTIN, FreeformPreset, Parser, PresetError, get_parser
 from answer_audit.text import NORMALIZERS
 
 Kind = Literal["freeform", "choice", "json"]
@@ -141,51 +143,152 @@ def stored_extraction(parsed: str | None, kind: Kind) -> Extraction:
     return Extraction(parsed, STORED)
 
 
+_EXTRACT_SCHEMA = {"value": pl.String, "rule": pl.String, "span_start": pl.Int64,
+                   "span_end": pl.Int64}  # fmt: skip
+ExtractionCache = dict[str, pl.DataFrame]
+
+
 def apply_scheme(
     frame: pl.DataFrame,
     scheme: Scheme,
     kind: Kind,
     presets: Mapping[str, Parser] | None = None,
+    cache: ExtractionCache | None = None,
 ) -> pl.DataFrame:
     """Columns ``value`` (as string), ``rule``, ``span_start``, ``span_end``, ``correct``.
 
-    Each distinct raw text is parsed once; each distinct (value, truth) pair matched once.
+    Free-form presets and matchers run vectorized where that is provably identical (see
+    `answer_audit.fast`) and row by row elsewhere: each distinct raw text parsed once, each
+    distinct (value, truth) pair matched once. ``cache`` (parser -> extractions) lets schemes
+    that share a parser extract once.
     """
-    if scheme.uses_stored_parse:
+    if cache is not None and scheme.parser in cache:
+        extracted = cache[scheme.parser]
+    else:
+        extracted = extract_column(frame, scheme.parser, kind, presets)
+        if cache is not None:
+            cache[scheme.parser] = extracted
+    truths = (
+        frame["truth"]
+        if "truth" in frame.columns
+        else pl.Series([None] * frame.height, dtype=pl.String)
+    )
+    correct = label_column(extracted["value"], truths, kind, scheme.normalizer)
+    return extracted.with_columns(correct.alias("correct"))
+
+
+def extract_column(
+    frame: pl.DataFrame, parser: str, kind: Kind, presets: Mapping[str, Parser] | None = None
+) -> pl.DataFrame:
+    """``value`` (as string), ``rule``, ``span_start``, ``span_end`` for every row."""
+    if parser == STORED:
         if "parsed" not in frame.columns:
             raise ValueError(
-                f"scheme {scheme.name!r} uses the stored parse, but no parsed column was given (--parsed)"
+                "a scheme uses the stored parse, but no parsed column was given (--parsed)"
             )
-        extractions = _map_unique(frame["parsed"], lambda p: stored_extraction(p, kind))
-    else:
-        preset = get_parser(scheme.parser, presets)
-        extractions = _map_unique(
-            frame["raw"], lambda raw: NO_OUTPUT if raw is None else preset.extract(raw)
+        if kind != "json":
+            return frame.select(
+                pl.col("parsed").alias("value"),
+                pl.when(pl.col("parsed").is_null()).then(pl.lit("stored-missing"))
+                .otherwise(pl.lit(STORED)).alias("rule"),
+                pl.lit(None, dtype=pl.Int64).alias("span_start"),
+                pl.lit(None, dtype=pl.Int64).alias("span_end"),
+            )  # fmt: skip
+        return _extractions_frame(
+            _map_unique(frame["parsed"], lambda p: stored_extraction(p, kind))
         )
-    truths = frame["truth"].to_list() if "truth" in frame.columns else [None] * frame.height
-    cache: dict[tuple[object, str | None], bool | None] = {}
-    correct: list[bool | None] = []
-    for ex, truth in zip(extractions, truths, strict=True):
-        key = (ex.value, truth)
-        if key not in cache:
-            cache[key] = label_value(ex.value, truth, kind, scheme.normalizer)
-        correct.append(cache[key])
+    preset = get_parser(parser, presets)
+    if isinstance(preset, FreeformPreset):
+        return _freeform_fast(frame, preset)
+    return _extractions_frame(_map_unique(frame["raw"], lambda raw: _extract_raw(preset, raw)))
+
+
+def label_column(values: pl.Series, truths: pl.Series, kind: Kind, normalizer: str) -> pl.Series:
+    """Correctness of each value against its truth with the kind's matcher (None: no truth)."""
+    if kind == "freeform" and normalizer in fast.VECTOR_NORMALIZERS:
+        return _freeform_labels(values, truths, normalizer)
+    memo: dict[tuple[str | None, str | None], bool | None] = {}
+    labels = [
+        memo[key]
+        if key in memo
+        else memo.setdefault(key, label_value(_typed(key[0], kind), key[1], kind, normalizer))
+        for key in zip(values.to_list(), truths.to_list(), strict=True)
+    ]
+    return pl.Series("correct", labels, dtype=pl.Boolean)
+
+
+def _typed(value: str | None, kind: Kind) -> str | int | None:
+    """Values travel as strings in the table; JSON values compare as integers."""
+    if value is None or kind != "json":
+        return value
+    try:
+        return int(value)
+    except ValueError:
+        return None
+
+
+def _extract_raw(preset: Parser, raw: str | None) -> Extraction:
+    return NO_OUTPUT if raw is None else preset.extract(raw)
+
+
+def _extractions_frame(extractions: list[Extraction]) -> pl.DataFrame:
     return pl.DataFrame(
         {
             "value": [None if e.value is None else str(e.value) for e in extractions],
             "rule": [e.rule for e in extractions],
             "span_start": [e.span[0] if e.span else None for e in extractions],
             "span_end": [e.span[1] if e.span else None for e in extractions],
-            "correct": correct,
         },
-        schema={
-            "value": pl.String,
-            "rule": pl.String,
-            "span_start": pl.Int64,
-            "span_end": pl.Int64,
-            "correct": pl.Boolean,
-        },
+        schema=_EXTRACT_SCHEMA,
     )
+
+
+def _freeform_fast(frame: pl.DataFrame, preset: FreeformPreset) -> pl.DataFrame:
+    """The preset vectorized on safe rows, row by row on the rest."""
+    raw = frame["raw"]
+    ok = raw.is_not_null() & ~raw.str.contains(DISAGREEING_CLASS).fill_null(False)
+    work = fast.freeform_extract(raw.filter(ok), preset)
+    ok = fast.scatter(pl.DataFrame({"ok": ok}), ok, pl.DataFrame({"ok": ~work["needs_rows"]}))["ok"]
+    fast_rows = work.filter(~pl.col("needs_rows")).drop("needs_rows")
+    slow = _extractions_frame(_map_unique(raw.filter(~ok), lambda r: _extract_raw(preset, r)))
+    result = pl.DataFrame(
+        {
+            name: pl.Series([None] * frame.height, dtype=dtype)
+            for name, dtype in _EXTRACT_SCHEMA.items()
+        }
+    )
+    result = fast.scatter(result, ok, fast_rows)
+    return fast.scatter(result, ~ok, slow)
+
+
+def _freeform_labels(values: pl.Series, truths: pl.Series, normalizer: str) -> pl.Series:
+    """`is_correct` vectorized where exact (see `fast.truth_pattern`), row by row elsewhere."""
+    patterns = {
+        t: fast.truth_pattern(t, normalizer) for t in truths.unique().drop_nulls().to_list()
+    }
+    work = pl.DataFrame({"value": values, "truth": truths}).with_columns(
+        pl.col("truth")
+        .replace_strict(patterns, default=None, return_dtype=pl.String)
+        .alias("pattern"),
+        (fast.needs_rows(pl.col("value"), normalizer) | ~fast.safe(pl.col("truth"))).alias("_slow"),
+    )
+    work = work.with_columns(
+        pl.when(~pl.col("_slow")).then(fast.correct_expr(pl.col("value"), pl.col("pattern"), normalizer))
+        .alias("correct")
+    )  # fmt: skip
+    slow = work.filter(pl.col("_slow"))
+    if slow.height:
+        memo: dict[tuple[str | None, str | None], bool | None] = {}
+        labels = [
+            memo[key]
+            if key in memo
+            else memo.setdefault(key, is_correct(key[0], key[1], normalizer))
+            for key in zip(slow["value"].to_list(), slow["truth"].to_list(), strict=True)
+        ]
+        work = fast.scatter(
+            work, work["_slow"], pl.DataFrame({"correct": pl.Series(labels, dtype=pl.Boolean)})
+        )
+    return work["correct"].cast(pl.Boolean)
 
 
 def _map_unique(column: pl.Series, fn: Callable[[str | None], Extraction]) -> list[Extraction]:

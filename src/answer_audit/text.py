@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Callable, Iterable
+
+from answer_audit.normalizer_v3 import normalize_v3
+from answer_audit.numbers import normalize_number
+# Re-exported: they lived here first.
+from answer_audit.offsets import OffsetMap as OffsetMap
+from answer_audit.offsets import nfkc_lower_with_map as nfkc_lower_with_map
 
 
 def strip_think(text: str) -> str:
@@ -23,6 +28,32 @@ def think_region_start(text: str) -> int:
     """Offset just after the last ``</think>``, or 0 when there is none."""
     pos = lower_same_length(text).rfind("</think>")
     return pos + len("</think>") if pos >= 0 else 0
+
+
+# Closing and opening delimiters of a reasoning block, as models write them (matched in any case).
+REASONING_CLOSERS = ("</think>", "</reasoning>", "</thought>", "<|end_of_thought|>")
+REASONING_OPENERS = ("<think>", "<reasoning>", "<thought>", "<|begin_of_thought|>")
+
+
+def reasoning_bounds(text: str) -> tuple[int, bool]:
+    """Where the final answer starts, and whether a reasoning block was left open.
+
+    The start is the offset just after the last closing delimiter (0 when there is none). The
+    flag is True when an opening delimiter comes after that point and is never closed: the
+    output was cut off while still reasoning, so it has no final answer. A closer missing its
+    final ``>`` is not a closer.
+
+    >>> reasoning_bounds("<think>so B</think> Answer: B"), reasoning_bounds("<think>maybe B")
+    ((19, False), (0, True))
+    """
+    low = lower_same_length(text)
+    start = 0
+    for closer in REASONING_CLOSERS:
+        pos = low.rfind(closer)
+        if pos >= 0:
+            start = max(start, pos + len(closer))
+    unclosed = any(low.find(opener, start) >= 0 for opener in REASONING_OPENERS)
+    return start, unclosed
 
 
 def lower_same_length(text: str) -> str:
@@ -121,11 +152,18 @@ def normalize_v2(text: str) -> str:
     return _WHITESPACE.sub(" ", text).strip()
 
 
-NORMALIZERS: dict[str, Callable[[str], str]] = {"v1": normalize_v1, "v2": normalize_v2}
+# A name here is also the name of a matcher in `answer_audit.matching.MATCHERS`: ``v1`` to
+# ``v3`` compare by containment, ``numeric`` by value (this normalizer gives the final number).
+NORMALIZERS: dict[str, Callable[[str], str]] = {
+    "v1": normalize_v1,
+    "v2": normalize_v2,
+    "v3": normalize_v3,
+    "numeric": normalize_number,
+}
 
 
 def normalize(text: str, normalizer: str = "v1") -> str:
-    """Apply a named normalizer (``"v1"`` or ``"v2"``).
+    """Apply a named normalizer (``"v1"``, ``"v2"``, ``"v3"`` or ``"numeric"``).
 
     >>> normalize("The U.S. (mainland)!", "v2")
     'the us mainland'
@@ -137,57 +175,3 @@ def normalize(text: str, normalizer: str = "v1") -> str:
             f"unknown normalizer {normalizer!r}; known: {', '.join(sorted(NORMALIZERS))}"
         ) from None
     return fn(text)
-
-
-# ------------------------------------------------------- offset-mapped views
-
-
-class OffsetMap:
-    """Maps a span of a normalized string back to the original text.
-
-    Each normalized character knows the original piece it came from; a piece is one base
-    character with its combining marks. Characters of an unchanged piece map one to one;
-    those of a changed piece (``⒝`` -> ``(b)``) map to the whole piece.
-    """
-
-    __slots__ = ("_ends", "_starts")
-
-    def __init__(self, starts: list[int], ends: list[int]) -> None:
-        self._starts = starts
-        self._ends = ends
-
-    def span(self, start: int, end: int) -> tuple[int, int]:
-        """The original ``(start, end)`` covering normalized ``[start:end]`` (end > start)."""
-        return self._starts[start], self._ends[end - 1]
-
-
-def nfkc_lower_with_map(text: str) -> tuple[str, OffsetMap | None]:
-    """``NFKC(text).lower()`` and, when it can be built exactly, its `OffsetMap`.
-
-    The map is built per base character with its combining marks; when that does not
-    reproduce the whole-string normalization (rare compositions such as Hangul jamo),
-    the map is None.
-    """
-    whole = unicodedata.normalize("NFKC", text).lower()
-    if whole == text:
-        positions = list(range(len(text)))
-        return whole, OffsetMap(positions, [p + 1 for p in positions])
-    pieces: list[str] = []
-    starts: list[int] = []
-    ends: list[int] = []
-    start = 0
-    for i in range(1, len(text) + 1):
-        if i == len(text) or unicodedata.combining(text[i]) == 0:
-            chunk = text[start:i]
-            piece = unicodedata.normalize("NFKC", chunk).lower()
-            pieces.append(piece)
-            if piece == chunk:
-                starts.extend(range(start, i))
-                ends.extend(range(start + 1, i + 1))
-            else:
-                starts.extend([start] * len(piece))
-                ends.extend([i] * len(piece))
-            start = i
-    if "".join(pieces) != whole:
-        return whole, None
-    return whole, OffsetMap(starts, ends)

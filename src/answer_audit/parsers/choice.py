@@ -4,6 +4,11 @@ The text is NFKC-normalized and lowercased, split into non-empty stripped lines,
 steps run in order; the first step that yields a choice wins. Digit tokens map to letters
 by position (1 -> a). Patterns are templates: ``{L}`` expands to the choice letters and
 ``{D}`` to the digit range (``abcd`` and ``1-4`` for the default choice set).
+
+Two preset options added with ``choice/v4`` (off by default, so older presets are unchanged):
+``think`` keeps only the text after the last closing reasoning delimiter, and ``masks`` blanks
+text that is never an answer (format echoes, article numbers) before any step runs. The step
+kinds ``statements`` and ``option-text`` live in `choice_read`.
 """
 
 from __future__ import annotations
@@ -11,12 +16,22 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
+from collections.abc import Mapping, Sequence
 from typing import Literal
 
 from answer_audit.extraction import NOT_FOUND, Extraction
-from answer_audit.text import nfkc_lower_with_map
+from answer_audit.parsers import choice_read
+from answer_audit.parsers.choice_read import Decision, Lines, NoAnswer, StepRegexes
+from answer_audit.offsets import nfkc_lower_with_map
+from answer_audit.text import reasoning_bounds
 
-StepKind = Literal["trigger-lines", "regex", "window", "tail-repeat", "last-char"]
+StepKind = Literal[
+    "trigger-lines", "regex", "window", "tail-repeat", "last-char", "statements", "option-text"
+]
+STEP_KINDS: tuple[StepKind, ...] = (
+    "trigger-lines", "regex", "window", "tail-repeat", "last-char", "statements", "option-text"
+)  # fmt: skip
+Options = Sequence[str] | Mapping[str, str]
 _LINE = re.compile(r"[^\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]+")
 
 
@@ -32,6 +47,13 @@ class ChoiceStep:
     - ``tail-repeat``: among the last ``lines`` lines from the last upward, drop every character
       that is not a choice token; a non-empty run of one repeated character is the choice.
     - ``last-char``: the last choice-token character anywhere in the text.
+    - ``statements``: every answer statement (``patterns``; with ``bare``, also lines that are
+      one choice alone and a first line led by one), minus negated ones (``negations`` right
+      after the token), examples (``ignore`` earlier on the line) and those after an invented
+      next question (``stops``); the final statement wins, unless the statements cycle through
+      the options or enumerate them, which is no answer (see `choice_read`).
+    - ``option-text``: the text of exactly one option (given at extraction time), after the
+      last answer trigger (``patterns``) or in a short whole answer.
     """
 
     kind: StepKind
@@ -40,6 +62,10 @@ class ChoiceStep:
     patterns: tuple[str, ...] = ()
     pick: Literal["first", "last"] = "last"
     lines: int | None = None
+    negations: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    stops: tuple[str, ...] = ()
+    bare: bool = False
 
     def describe(self) -> str:
         pats = " else ".join(f"`{p}`" for p in self.patterns)
@@ -60,6 +86,8 @@ class ChoiceStep:
                 )
             case "last-char":
                 return f"`{self.rule}`: the last choice character anywhere in the text"
+            case "statements" | "option-text":
+                return choice_read.describe_step(self)
         raise AssertionError(self.kind)  # pragma: no cover
 
 
@@ -71,16 +99,31 @@ class ChoicePreset:
     steps: tuple[ChoiceStep, ...]
     choices: str = "abcd"
     family: str = field(default="choice")
+    think: bool = False
+    masks: tuple[str, ...] = ()
 
-    def extract(self, text: str, choices: str | None = None) -> Extraction:
-        return _run(self, text, (choices or self.choices).lower())
+    def extract(
+        self, text: str, choices: str | None = None, choices_text: Options | None = None
+    ) -> Extraction:
+        """The choice in ``text``; ``choices_text`` gives the options' texts (by position, or
+        keyed by letter) for the ``option-text`` step."""
+        return _run(self, text, (choices or self.choices).lower(), choices_text)
 
     def describe(self) -> list[str]:
         head = (
             f"NFKC + lowercase, non-empty stripped lines; choices `{self.choices}` "
             "(digits 1.. map to them)"
         )
-        return [head, *(s.describe() for s in self.steps), "`not-found`: none of the above"]
+        pre = []
+        if self.think:
+            pre.append(
+                "`unclosed-think`: a reasoning block opened and never closed has no answer; "
+                "otherwise keep the text after the last closing delimiter (`</think>`, ...)"
+            )
+        if self.masks:
+            pre.append(f"blank text that is never an answer: {' ; '.join(self.masks)}")
+        steps = [s.describe() for s in self.steps]
+        return [head, *pre, *steps, "`not-found`: none of the above"]
 
 
 @dataclass(frozen=True)
@@ -88,6 +131,8 @@ class _Compiled:
     letters: str
     token_chars: frozenset[str]
     steps: tuple[tuple[ChoiceStep, tuple[re.Pattern[str], ...]], ...]
+    extras: tuple[StepRegexes | None, ...]
+    masks: tuple[re.Pattern[str], ...]
 
 
 @lru_cache(maxsize=256)
@@ -106,7 +151,12 @@ def _compile(preset: ChoicePreset, choices: str) -> _Compiled:
 
     steps = tuple((s, tuple(expand(p) for p in s.patterns)) for s in preset.steps)
     token_chars = frozenset(letters) | frozenset(str(i) for i in range(1, n_digits + 1))
-    return _Compiled(letters, token_chars, steps)
+    extras = tuple(
+        choice_read.compile_step(s, expand) if s.kind in choice_read.KINDS else None
+        for s in preset.steps
+    )
+    masks = tuple(expand(m) for m in preset.masks)
+    return _Compiled(letters, token_chars, steps, extras, masks)
 
 
 def _to_choice(token: str, letters: str) -> str | None:
@@ -116,29 +166,43 @@ def _to_choice(token: str, letters: str) -> str | None:
     return token if token in letters else None
 
 
-def _run(preset: ChoicePreset, text: str, choices: str) -> Extraction:
+def _run(preset: ChoicePreset, text: str, choices: str, options: Options | None) -> Extraction:
     compiled = _compile(preset, choices)
     norm, origin = nfkc_lower_with_map(text)
+    if preset.think:
+        start, unclosed = reasoning_bounds(norm)
+        if unclosed:
+            return Extraction(None, "unclosed-think", None)
+        norm = " " * start + norm[start:]  # blank, not cut: offsets stay those of `norm`
+    for mask in compiled.masks:
+        norm = mask.sub(lambda m: " " * len(m.group()), norm)
     lines = [
         (m.start() + len(m.group()) - len(m.group().lstrip()), m.group().strip())
         for m in _LINE.finditer(norm)
         if m.group().strip()
     ]
-    for step, patterns in compiled.steps:
-        hit = _STEP_RUNNERS[step.kind](step, patterns, norm, lines, compiled)
-        if hit is None:
+    for (step, patterns), extra in zip(compiled.steps, compiled.extras, strict=True):
+        decision: Decision
+        if extra is not None:
+            decision = choice_read.run_step(step, extra, norm, lines, compiled.letters, options)
+        else:
+            decision = _STEP_RUNNERS[step.kind](step, patterns, norm, lines, compiled)
+        if decision is None:
             continue
-        start, end, token = hit
+        if isinstance(decision, NoAnswer):
+            span = origin.span(*decision.span) if origin is not None and decision.span else None
+            return Extraction(None, decision.rule, span)
+        start, end, token = decision[0], decision[1], decision[2]
+        rule = decision[3] if len(decision) == 4 else step.rule
         value = _to_choice(token, compiled.letters)
         if value is None:
             continue
         span = origin.span(start, end) if origin is not None and end > start else None
-        return Extraction(value, step.rule, span)
+        return Extraction(value, rule, span)
     return NOT_FOUND
 
 
 Hit = tuple[int, int, str] | None
-Lines = list[tuple[int, str]]
 
 
 def _match_hit(m: re.Match[str], offset: int) -> Hit:

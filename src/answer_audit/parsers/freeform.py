@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from answer_audit.extraction import Extraction
-from answer_audit.text import stripped_bounds, think_region_start, truncation_bounds
+from answer_audit.text import (
+    REASONING_CLOSERS,
+    first_nonempty_line_bounds,
+    reasoning_bounds,
+    stripped_bounds,
+    think_region_start,
+    truncation_bounds,
+)
 
 V1_MARKERS = (
     "Passage:",
@@ -23,13 +32,48 @@ V1_MARKERS = (
 )
 V2_MARKERS = tuple(m.lower() for m in V1_MARKERS)
 
+# freeform/v3: where an invented new turn or block starts (regexes, multiline, case-sensitive
+# unless they say (?i)). A line start allows leading spaces and markdown (`**User:**`).
+_LINE = r"^[ \t>*_#]*"
+V3_CUTS = (
+    r"(?:USER|ASSISTANT|SYSTEM)\s*:|(?:^|\n)(?:USER|ASSISTANT|SYSTEM)\b",  # anywhere
+    _LINE + r"(?i:user|assistant|system|human|ai)[ \t*_]*(?::|$)",
+    _LINE + r"(?i:person|agent|speaker) [A-Z0-9]{1,2}[ \t*_]*:",
+    _LINE + r"(?i:flashcard|opening post|passage|article|context|movie title|movie plot)\b",
+    r"(?<=[^\s*_#>])(?:Passage|Article|Question|Context|Movie title|Movie plot):",  # glued on
+    r"<\|(?:im_start|im_end|user|assistant|system|endoftext|eot_id|start_header_id)\|>",
+    r"\[/?INST\]|<<SYS>>|<start_of_turn>|<end_of_turn>",
+    _LINE + r"#{0,3}[ \t]*(?i:instruction|human|user|input|response)[ \t]*:?[ \t]*$",
+)
+# A new question (`Question:`, `Q:`) ends the answer, unless everything before it is a
+# preamble that says it is restating the question ("Let's look at your question:").
+V3_QUESTIONS = (_LINE + r"(?i:question|q)[ \t]*\d*[ \t*_]*[:.)]",)
+_RESTATES = re.compile(r"(?i)\bquestion\b")
+# Wrappers around a whole answer that are not part of it.
+_WRAPPERS = (
+    re.compile(r"\*\*(.+)\*\*", re.S),
+    re.compile(r"__(.+)__", re.S),
+    re.compile(r"`([^`]+)`"),
+    re.compile(r"\$\$(.+)\$\$", re.S),
+    re.compile(r"\$(.+)\$", re.S),
+    re.compile(r"\\\((.+)\\\)", re.S),
+    re.compile(r"\\\[(.+)\\\]", re.S),
+    re.compile(r"\\(?:boxed|text|textbf|mathrm|mathbf)\{(.+)\}", re.S),
+)
+
 
 @dataclass(frozen=True)
 class FreeformPreset:
     """strip -> [text after the last </think>] -> strip -> cut at the earliest marker.
 
     Rules reported: ``empty``, ``whole-text``, ``after-think``, ``truncated-at-marker``,
-    ``first-line-fallback`` (the cut left nothing, so the first non-empty line is used).
+    ``first-line-fallback`` (the cut left nothing, so the first non-empty line is used), and
+    with ``reasoning`` also ``unclosed-think`` (a reasoning block never closed: no answer).
+
+    ``markers`` are plain strings found anywhere; ``cut_patterns`` are regexes (multiline);
+    ``question_patterns`` cut only where the text before does not say it restates the
+    question. ``reasoning`` knows every delimiter in `REASONING_CLOSERS`; ``unwrap`` drops
+    markdown and LaTeX wrapped around the whole answer (``**Paris**``, ``$\\boxed{12}$``).
     """
 
     name: str
@@ -37,11 +81,22 @@ class FreeformPreset:
     case_sensitive: bool = True
     strip_think: bool = False
     family: str = "freeform"
+    reasoning: bool = False
+    cut_patterns: tuple[str, ...] = ()
+    question_patterns: tuple[str, ...] = ()
+    unwrap: bool = False
 
     def extract(self, text: str) -> Extraction:
         start, end = stripped_bounds(text, 0, len(text))
         rule = "whole-text"
-        if self.strip_think:
+        if self.reasoning:
+            cut, unclosed = reasoning_bounds(text[start:end])
+            if unclosed:
+                return Extraction("", "unclosed-think", None)
+            if cut:
+                start, end = stripped_bounds(text, start + cut, end)
+                rule = "after-think"
+        elif self.strip_think:
             cut = think_region_start(text[start:end])
             if cut:
                 start, end = stripped_bounds(text, start + cut, end)
@@ -51,20 +106,97 @@ class FreeformPreset:
         start, end, cut_rule = truncation_bounds(
             text, start, end, self.markers, self.case_sensitive
         )
+        if self.cut_patterns or self.question_patterns:
+            start, end, cut_rule = self._cut(text, start, end, cut_rule)
+        if self.unwrap:
+            start, end = _unwrap(text, start, end)
         return Extraction(text[start:end], cut_rule or rule, (start, end))
+
+    def _cut(self, text: str, start: int, end: int, rule: str | None) -> tuple[int, int, str | None]:
+        cuts, questions = _compiled(self.cut_patterns, self.question_patterns)
+        region = text[start:end]
+        pos = min((m.start() for p in cuts if (m := _first_after_start(p, region))), default=None)
+        for p in questions:
+            for m in p.finditer(region):
+                if m.start() > 0 and not _RESTATES.search(region, 0, m.start()):
+                    pos = m.start() if pos is None else min(pos, m.start())
+                    break
+        if pos is None:
+            return start, end, rule
+        s, e = stripped_bounds(text, start, start + pos)
+        if s < e:
+            return s, e, "truncated-at-marker"
+        s, e = first_nonempty_line_bounds(text, start, end)
+        return s, e, "first-line-fallback"
 
     def describe(self) -> list[str]:
         steps = ["strip surrounding whitespace"]
-        if self.strip_think:
+        if self.reasoning:
+            closers = ", ".join(f"`{c}`" for c in REASONING_CLOSERS)
+            steps.append(
+                "`unclosed-think`: a reasoning block opened and never closed: empty answer; "
+                f"`after-think`: keep the text after the last closing delimiter ({closers})"
+            )
+        elif self.strip_think:
             steps.append("`after-think`: keep the text after the last `</think>` (any case), strip")
-        case = "case-sensitive" if self.case_sensitive else "searched in the lowercased text"
-        shown = ", ".join(repr(m) for m in self.markers)
-        steps.append(
-            f"`truncated-at-marker`: cut at the earliest marker (position > 0, {case}): {shown}"
-        )
+        if self.markers:
+            case = "case-sensitive" if self.case_sensitive else "searched in the lowercased text"
+            shown = ", ".join(repr(m) for m in self.markers)
+            steps.append(
+                f"`truncated-at-marker`: cut at the earliest marker (position > 0, {case}): {shown}"
+            )
+        if self.cut_patterns:
+            shown = " ; ".join(f"`{p}`" for p in self.cut_patterns)
+            steps.append(f"`truncated-at-marker`: cut at the earliest new turn or block: {shown}")
+        if self.question_patterns:
+            shown = " ; ".join(f"`{p}`" for p in self.question_patterns)
+            steps.append(
+                f"`truncated-at-marker`: cut at a new question ({shown}) unless the text before "
+                "it says it restates the question"
+            )
         steps.append("`first-line-fallback`: if the cut leaves nothing, the first non-empty line")
+        if self.unwrap:
+            steps.append("drop markdown/LaTeX wrapped around the whole answer (`**x**`, `$x$`, ...)")
         return steps
+
+
+@lru_cache(maxsize=64)
+def _compiled(
+    cuts: tuple[str, ...], questions: tuple[str, ...]
+) -> tuple[tuple[re.Pattern[str], ...], tuple[re.Pattern[str], ...]]:
+    return (
+        tuple(re.compile(p, re.MULTILINE) for p in cuts),
+        tuple(re.compile(p, re.MULTILINE) for p in questions),
+    )
+
+
+def _first_after_start(pattern: re.Pattern[str], region: str) -> re.Match[str] | None:
+    for m in pattern.finditer(region):
+        if m.start() > 0:
+            return m
+    return None
+
+
+def _unwrap(text: str, start: int, end: int) -> tuple[int, int]:
+    changed = True
+    while changed and start < end:
+        changed = False
+        for wrapper in _WRAPPERS:
+            m = wrapper.fullmatch(text, start, end)
+            if m is not None and m.end(1) > m.start(1):
+                start, end = stripped_bounds(text, m.start(1), m.end(1))
+                changed = True
+                break
+    return start, end
 
 
 FREEFORM_V1 = FreeformPreset("freeform/v1", V1_MARKERS, case_sensitive=True, strip_think=False)
 FREEFORM_V2 = FreeformPreset("freeform/v2", V2_MARKERS, case_sensitive=False, strip_think=True)
+FREEFORM_V3 = FreeformPreset(
+    "freeform/v3",
+    (),
+    reasoning=True,
+    cut_patterns=V3_CUTS,
+    question_patterns=V3_QUESTIONS,
+    unwrap=True,
+)

@@ -18,8 +18,8 @@ STORED = "#9aa3ad"
 SCHEME = "#0072B2"
 SIGNIFICANT = "#D55E00"
 
-FOREST_WIDTH = 220
-ERROR_WIDTH = 120
+FOREST_WIDTH = 200
+ERROR_WIDTH = 100
 ROW_HEIGHT = 20
 AXIS_HEIGHT = 18
 STACK_WIDTH = 240
@@ -47,7 +47,7 @@ def nice_ticks(lo: float, hi: float, count: int = 5) -> list[float]:
     """Round tick values (steps of 1, 2 or 5 times a power of ten) covering ``[lo, hi]``.
 
     >>> nice_ticks(-3.2, 41.0)
-    [0.0, 10.0, 20.0, 30.0, 40.0]
+    [0.0, 20.0, 40.0]
     """
     if hi <= lo:
         return [lo]
@@ -70,13 +70,12 @@ def delta_scale(intervals: Sequence[tuple[float, float]], width: int = FOREST_WI
         lo, hi = lo - 1, hi + 1
     ticks = nice_ticks(lo, hi)
     step = ticks[1] - ticks[0] if len(ticks) > 1 else 1.0
-    return Scale(math.floor(lo / step) * step, math.ceil(hi / step) * step, width)
+    return Scale(math.floor(lo / step) * step, math.ceil(hi / step) * step, width, pad=14)
 
 
-def percent_scale(values: Sequence[float], width: int = ERROR_WIDTH) -> Scale:
-    """An error-rate scale from 0 to the largest value rounded up to 10 (at most 100)."""
-    top = min(100.0, max(10.0, math.ceil(max(values, default=0.0) / 10) * 10))
-    return Scale(0.0, top, width, pad=2)
+def percent_scale(width: int = ERROR_WIDTH) -> Scale:
+    """The error-rate scale: always 0 to 100%, so bars compare across schemes and reports."""
+    return Scale(0.0, 100.0, width, pad=2)
 
 
 def _num(value: float) -> str:
@@ -108,11 +107,23 @@ def forest_row(lo: float, delta: float, hi: float, scale: Scale, significant: bo
     if significant:
         r = 5.5
         marker = Markup('<polygon class="fp-pt {}" points="{},{} {},{} {},{} {},{}"/>').format(
-            cls, _num(x), _num(y - r), _num(x + r), _num(y), _num(x), _num(y + r), _num(x - r), _num(y)
+            cls,
+            _num(x),
+            _num(y - r),
+            _num(x + r),
+            _num(y),
+            _num(x),
+            _num(y + r),
+            _num(x - r),
+            _num(y),
         )
     else:
-        marker = Markup('<circle class="fp-pt {}" cx="{}" cy="{}" r="3.6"/>').format(cls, _num(x), _num(y))
-    title = f"Δ {delta:+.1f} pp (95% CI {lo:+.1f} to {hi:+.1f})" + (" significant" if significant else "")
+        marker = Markup('<circle class="fp-pt {}" cx="{}" cy="{}" r="3.6"/>').format(
+            cls, _num(x), _num(y)
+        )
+    title = f"Δ {delta:+.1f} pp (95% CI {lo:+.1f} to {hi:+.1f})" + (
+        " significant" if significant else ""
+    )
     body = Markup("<title>{}</title>{}{}{}").format(
         title,
         _grid(scale, ROW_HEIGHT, zero=True),
@@ -130,9 +141,13 @@ def axis(scale: Scale, unit: str = "") -> Markup:
     for t in scale.ticks():
         text = f"{t:+g}" if unit == "pp" and t else f"{t:g}"
         labels.append(
-            Markup('<text x="{}" y="13" text-anchor="middle">{}</text>').format(_num(scale.x(t)), text)
+            Markup('<text x="{}" y="13" text-anchor="middle">{}</text>').format(
+                _num(scale.x(t)), text
+            )
         )
-    return _svg(scale, AXIS_HEIGHT, Markup("").join(labels), f"axis in {unit or 'units'}", "chart axis")
+    return _svg(
+        scale, AXIS_HEIGHT, Markup("").join(labels), f"axis in {unit or 'units'}", "chart axis"
+    )
 
 
 def error_pair(stored: float, scheme: float, scale: Scale) -> Markup:
@@ -153,18 +168,13 @@ def stacked_bar(parts: Sequence[tuple[str, int, str]], width: int = STACK_WIDTH)
     """A 100% bar of ``(label, count, colour)`` parts, in the given order."""
     total = sum(count for _, count, _ in parts)
     scale = Scale(0.0, float(total or 1), width, pad=0)
+    rect = Markup('<rect x="{}" y="0" width="{}" height="{}" fill="{}"><title>{}</title></rect>')
     rects, x = [], 0.0
     for label, count, colour in parts:
-        w = scale.x(x + count) - scale.x(x)
         if count:
-            rects.append(
-                Markup(
-                    '<rect x="{}" y="0" width="{}" height="{}" fill="{}"><title>{}</title></rect>'
-                ).format(
-                    _num(scale.x(x)), _num(w), STACK_HEIGHT, colour,
-                    f"{label}: {count} of {total} ({count / total:.0%})",
-                )  # fmt: skip
-            )
+            title = f"{label}: {count} of {total} ({count / total:.0%})"
+            w = scale.x(x + count) - scale.x(x)
+            rects.append(rect.format(_num(scale.x(x)), _num(w), STACK_HEIGHT, colour, title))
         x += count
     summary = ", ".join(f"{label} {count}" for label, count, _ in parts)
     return _svg(scale, STACK_HEIGHT, Markup("").join(rects), summary, "chart stack")

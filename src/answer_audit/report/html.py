@@ -48,10 +48,10 @@ def render_audit_html(result: AuditResult, *, generated_at: str = "", max_rows: 
 
     >>> from answer_audit.audit import audit
     >>> import polars as pl
-    >>> t = pl.DataFrame({"id": ["1"], "raw": ["<b>Paris</b>"], "parsed": ["Paris"],
+    >>> t = pl.DataFrame({"id": ["1"], "raw": ["Paris"], "parsed": ["Paris"],
     ...                   "label": [True], "truth": ["Paris"]})
-    >>> "&lt;b&gt;" in render_audit_html(audit(t)) or "no flips"
-    'no flips'
+    >>> render_audit_html(audit(t)).startswith("<!DOCTYPE html>")
+    True
     """
     context = audit_context(result, max_rows=max_rows, generated_at=generated_at)
     return environment().get_template("audit.html.j2").render(context)
@@ -95,9 +95,7 @@ def audit_context(result: AuditResult, *, max_rows: int, generated_at: str) -> d
     shown = {s["name"]: _cells_of(result, s["name"])[:max_rows] for s in result.schemes}
     all_shown = [c for cells in shown.values() for c in cells]
     delta = charts.delta_scale([tuple(c["delta_ci"]) for c in all_shown])
-    errors = charts.percent_scale(
-        [v for c in all_shown for v in (c["stored_error_pct"], c["error_pct"])]
-    )
+    errors = charts.percent_scale()
     colours = _rule_colours(result.rules)
     numbered = list(enumerate(result.examples, 1))
     schemes = [
@@ -178,7 +176,9 @@ def _value(value: object) -> str:
     return "—" if value is None else str(value)
 
 
-def _rules_view(counts: Mapping[str, Any] | None, colours: Mapping[str, str]) -> dict[str, Any] | None:
+def _rules_view(
+    counts: Mapping[str, Any] | None, colours: Mapping[str, str]
+) -> dict[str, Any] | None:
     if counts is None:
         return None
     overall = counts["overall"]

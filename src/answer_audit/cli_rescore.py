@@ -1,0 +1,358 @@
+"""`answer-audit rescore` and `answer-audit diff`: flags in, one library call, render, write."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+import typer
+from rich import box
+from rich.table import Table
+from rich.text import Text
+
+from answer_audit import cli_options as opt
+from answer_audit.cli import app, err, out, progress_reporter, to_json, user_errors
+from answer_audit.cli_options import parse_allowed, split_list
+from answer_audit.diff import SPAN_CLOSE, SPAN_OPEN, DiffResult, diff_labelings, pair_tables
+from answer_audit.loading import SourceSpec, load
+from answer_audit.outputs import atomic_write_text, check_output_path, row_format, write_rows
+from answer_audit.parsers import JsonFieldPreset, Parser, PresetSet
+from answer_audit.report.diff_md import (
+    ACCURACY_HEADER,
+    accuracy_rows,
+    agreement_text,
+    diff_group_rows,
+    render_diff_markdown,
+)
+from answer_audit.report.rescore_md import (
+    flips_text,
+    group_rows,
+    metric_rows,
+    render_rescore_markdown,
+    stored_label_text,
+)
+from answer_audit.rescore import RescoreResult, rescore
+from answer_audit.schemes import KINDS, Kind
+from answer_audit.sources import ColumnMap, LoadedTable
+
+ParserOpt = Annotated[
+    str,
+    typer.Option(
+        "--parser", "-p", show_default=False,
+        help="Preset to rescore with (see `answer-audit parsers`), or `json` with --field.",
+    ),
+]  # fmt: skip
+StoredCol = Annotated[
+    str | None, typer.Option("--stored", help="Column with the stored parsed answer.")
+]
+StoredLabel = Annotated[
+    str | None, typer.Option("--stored-label", help="Column with the stored correctness label.")
+]
+TERMINAL_METRICS = ["", "n", "acc. % ± sd", "95% CI", "bal. acc. %", "95% CI", "fail", "err"]
+TERMINAL_GROUPS = ["n", "stored %", "rescored %", "Δ pp", "flips", "McNemar p"]
+SideOpt = "A preset, `json` (with --field), or stored:COLUMN for a stored parse."
+
+
+def _stamp() -> str:
+    return datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def _json_flags(
+    field: str | None, null_as: int | None, allowed: str | None, no_fallback: bool
+) -> JsonFieldPreset | None:
+    """The ad-hoc preset `--parser json --field ...` asks for (None when no JSON flag is set)."""
+    if field is None:
+        if null_as is not None or allowed is not None or no_fallback:
+            raise ValueError("--null-as, --allowed and --no-integer-fallback need --field")
+        return None
+    bounds = parse_allowed(allowed) if allowed is not None else None
+    parts = [f"field={field}"] + ([f"null_as={null_as}"] if null_as is not None else [])
+    parts += [f"allowed={bounds[0]}-{bounds[1]}"] if bounds else []
+    parts += ["no-integer-fallback"] if no_fallback else []
+    name = f"json({', '.join(parts)})"
+    return JsonFieldPreset(name, field, null_as, bounds, integer_fallback=not no_fallback)
+
+
+def _resolve(name: str, adhoc: JsonFieldPreset | None) -> str | Parser:
+    if name != "json":
+        return name
+    if adhoc is None:
+        raise ValueError("`json` needs --field FIELD (and optionally --null-as, --allowed)")
+    return adhoc
+
+
+def _check_adhoc_used(adhoc: JsonFieldPreset | None, names: list[str]) -> None:
+    if adhoc is not None and "json" not in names:
+        raise ValueError("--field, --null-as, --allowed apply to `--parser json` only")
+
+
+def _check_outputs(paths: list[Path | None], inputs: tuple[Path, ...]) -> None:
+    given = [p for p in paths if p is not None]
+    for path in given:
+        check_output_path(path, inputs)
+    if len({p.resolve() for p in given}) < len(given):
+        raise ValueError("two outputs point at the same file; give each its own path")
+
+
+# ------------------------------------------------------------------ rescore
+
+
+@app.command("rescore")
+@user_errors
+def rescore_cmd(
+    parser: ParserOpt,
+    sources: opt.Sources = None,
+    raw: opt.RawCol = "raw",
+    truth: opt.TruthCol = "truth",
+    stored: StoredCol = None,
+    stored_label: StoredLabel = None,
+    error: opt.ErrorCol = None,
+    id_col: opt.IdCol = None,
+    group_by: opt.GroupBy = None,
+    null_values: opt.NullValues = None,
+    fmt: opt.Fmt = "auto",
+    records: opt.Records = None,
+    table: opt.SqlTable = None,
+    query: opt.SqlQuery = None,
+    skip_bad_lines: opt.SkipBad = False,
+    choices: opt.Choices = None,
+    presets: opt.Presets = None,
+    field: opt.JsonField = None,
+    null_as: opt.NullAs = None,
+    allowed: opt.Allowed = None,
+    no_integer_fallback: opt.NoIntegerFallback = False,
+    normalizer: opt.Normalizer = None,
+    bootstrap: Annotated[int, typer.Option("--bootstrap", help="Bootstrap resamples.")] = 1000,
+    seed: opt.Seed = 42,
+    out_rows: Annotated[
+        Path | None,
+        typer.Option(
+            "--out", help="Write every input row plus the new labels (.jsonl/.csv/.parquet/.json)."
+        ),
+    ] = None,
+    out_json: opt.OutJson = None,
+    out_md: opt.OutMd = None,
+    quiet: opt.Quiet = False,
+) -> None:
+    """Re-extract saved outputs with a parser preset and compare with the stored answers."""
+    spec = SourceSpec(paths=tuple(sources or ()), fmt=fmt, records_key=records, table=table,
+                      query=query, skip_bad_lines=skip_bad_lines)  # fmt: skip
+    cmap = ColumnMap(id=id_col, raw=raw, parsed=stored, label=stored_label, truth=truth,
+                     error=error, group_by=split_list(group_by),
+                     null_values=split_list(null_values))  # fmt: skip
+    if not spec.paths:
+        raise ValueError("no input: pass one or more result files")
+    adhoc = _json_flags(field, null_as, allowed, no_integer_fallback)
+    _check_adhoc_used(adhoc, [parser])
+    if out_rows is not None:
+        row_format(out_rows)
+    _check_outputs([out_rows, out_json, out_md], spec.inputs)
+    with progress_reporter(quiet, total=3) as step:
+        step("loading")
+        loaded, groups = load(spec, cmap)
+        step(f"rescoring with {parser}")
+        result = rescore(loaded, _resolve(parser, adhoc), presets=PresetSet.from_file(presets),
+                         choices=choices, normalizer=normalizer,
+                         group_by=groups, n_boot=bootstrap, seed=seed)  # fmt: skip
+        step("writing")
+        if out_rows is not None:
+            write_rows(result.annotate(), out_rows, spec.inputs)
+        if out_json is not None:
+            atomic_write_text(out_json, to_json(result.to_dict()), spec.inputs)
+        if out_md is not None:
+            text = render_rescore_markdown(result, generated_at=_stamp())
+            atomic_write_text(out_md, text, spec.inputs)
+    if not quiet:
+        print_rescore(result)
+    for path in (out_rows, out_json, out_md):
+        if path is not None:
+            out.print(f"wrote {path}", highlight=False)
+
+
+def print_rescore(result: RescoreResult) -> None:
+    """The terminal summary: metrics side by side, flips, groups, and JSON-field incidence."""
+    c = result.coverage
+    head = f"{c['rows']} rows, {c['scored']} scored; parser {result.parser} ({result.family})"
+    out.print(Text(head, style="bold"))
+    out.print(_table(TERMINAL_METRICS, metric_rows(result.overall)))
+    out.print(Text(flips_text(result.overall)))
+    label = result.overall.get("stored_label")
+    if label is not None and label["disagreements"]:
+        err.print(Text("WARNING: ", style="bold red") + Text(stored_label_text(label)))
+    elif label is not None:
+        out.print(Text(stored_label_text(label)))
+    if result.groups:
+        _, rows = group_rows(result)
+        keep = len(result.settings["group_by"]) + len(TERMINAL_GROUPS)  # up to McNemar p
+        header = [*result.settings["group_by"], *TERMINAL_GROUPS]
+        out.print(_table(header, [row[:keep] for row in rows]))
+    if result.incidence["by"] == "json-field":
+        out.print(_incidence_table(result))
+    if result.confusion is not None:
+        labels = result.confusion["labels"]
+        rows = [[lab, *m] for lab, m in zip(labels, result.confusion["matrix"], strict=True)]
+        out.print(_table(["stored \\ rescored", *labels], rows, title="stored vs rescored values"))
+    for note in result.notes:
+        err.print(Text(f"note: {note}", style="dim"))
+
+
+def _table(header: list[str], rows: list[list[object]], title: str | None = None) -> Table:
+    """A compact Rich table whose cells are plain text (model text never read as markup)."""
+    t = Table(*header, title=title, box=box.SIMPLE_HEAD, pad_edge=False)
+    for column in t.columns:
+        column.overflow = "fold"
+    for row in rows:
+        t.add_row(*(Text("" if v is None else str(v)) for v in row))
+    return t
+
+
+def _incidence_table(result: RescoreResult) -> Table:
+    inc = result.incidence
+    rows = [[c["category"], c["n"], f"{c['correct']}/{c['scored']}",
+             *(c["truth"][k] for k in inc["classes"])] for c in inc["categories"]]  # fmt: skip
+    header = ["category", "rows", "correct", *(f"truth {k}" for k in inc["classes"])]
+    return _table(header, rows, title="JSON-field incidence (rescored)")
+
+
+# --------------------------------------------------------------------- diff
+
+
+@app.command("diff")
+@user_errors
+def diff_cmd(
+    a: Annotated[str, typer.Option("--a", "-a", help=f"Side A: {SideOpt}", show_default=False)],
+    b: Annotated[str, typer.Option("--b", "-b", help=f"Side B: {SideOpt}", show_default=False)],
+    sources: opt.Sources = None,
+    align: Annotated[
+        str | None,
+        typer.Option(
+            "--align",
+            help="Two files: pair their rows by `id` (needs --id) or by "
+            "`order`; A labels the first file, B the second.",
+        ),
+    ] = None,
+    kind: Annotated[
+        str | None,
+        typer.Option("--kind", help="Matcher when both sides are stored: choice, json, freeform."),
+    ] = None,
+    raw: opt.RawCol = "raw",
+    truth: opt.TruthCol = "truth",
+    id_col: opt.IdCol = None,
+    error: opt.ErrorCol = None,
+    group_by: opt.GroupBy = None,
+    null_values: opt.NullValues = None,
+    fmt: opt.Fmt = "auto",
+    records: opt.Records = None,
+    skip_bad_lines: opt.SkipBad = False,
+    choices: opt.Choices = None,
+    presets: opt.Presets = None,
+    field: opt.JsonField = None,
+    null_as: opt.NullAs = None,
+    allowed: opt.Allowed = None,
+    no_integer_fallback: opt.NoIntegerFallback = False,
+    normalizer: opt.Normalizer = None,
+    context: Annotated[int, typer.Option("--context", help="Characters shown around a span.")] = 80,
+    max_rows: Annotated[
+        int, typer.Option("--max-rows", help="Disagreements shown (all go to the JSON).")
+    ] = 20,
+    out_md: opt.OutMd = None,
+    out_json: opt.OutJson = None,
+    quiet: opt.Quiet = False,
+) -> None:
+    """Compare two labellings of the same outputs: did the model change, or only the parser?"""
+    paths = tuple(sources or ())
+    cmap = ColumnMap(id=id_col, raw=raw, truth=truth, error=error, group_by=split_list(group_by),
+                     null_values=split_list(null_values))  # fmt: skip
+    spec = SourceSpec(paths=paths, fmt=fmt, records_key=records, skip_bad_lines=skip_bad_lines)
+    if not paths:
+        raise ValueError("no input: pass one result file, or two with --align")
+    adhoc = _json_flags(field, null_as, allowed, no_integer_fallback)
+    _check_adhoc_used(adhoc, [a, b])
+    _check_outputs([out_md, out_json], spec.inputs)
+    with progress_reporter(quiet, total=2) as step:
+        step("loading")
+        first, second, notes, mode = _diff_tables(spec, cmap, align)
+        step("comparing")
+        result = diff_labelings(
+            first.frame, _resolve(a, adhoc), _resolve(b, adhoc),
+            frame_b=None if second is None else second.frame, columns=first.original,
+            columns_b=None if second is None else second.original, kind=_kind(kind),
+            presets=PresetSet.from_file(presets), choices=choices,
+            normalizer=normalizer, context=context, align=mode, group_by=cmap.group_by,
+        )  # fmt: skip
+    result.notes[:0] = notes
+    if out_md is not None:
+        text = render_diff_markdown(result, max_rows=max_rows, generated_at=_stamp())
+        atomic_write_text(out_md, text, spec.inputs)
+    if out_json is not None:
+        atomic_write_text(out_json, to_json(result.to_dict()), spec.inputs)
+    if not quiet:
+        print_diff(result, max_rows)
+    for path in (out_md, out_json):
+        if path is not None:
+            out.print(f"wrote {path}", highlight=False)
+
+
+def _kind(kind: str | None) -> Kind | None:
+    if kind is None:
+        return None
+    for known in KINDS:
+        if kind == known:
+            return known
+    raise ValueError(f"--kind {kind!r}: expected one of {', '.join(KINDS)}")
+
+
+def _diff_tables(
+    spec: SourceSpec, cmap: ColumnMap, align: str | None
+) -> tuple[LoadedTable, LoadedTable | None, list[str], Literal["rows", "id", "order"]]:
+    """One table (every file stacked), or two aligned tables when --align is given."""
+    if align is None:
+        loaded, _ = load(spec, cmap)
+        return loaded, None, list(loaded.notes), "rows"
+    if align not in ("id", "order"):
+        raise ValueError(f"--align {align!r}: expected id or order")
+    if len(spec.paths) != 2:
+        raise ValueError(f"--align pairs two files; got {len(spec.paths)}")
+    if align == "id" and cmap.id is None:
+        raise ValueError("--align id needs --id COLUMN (or use --align order)")
+    first, _ = load(SourceSpec(**{**vars(spec), "paths": spec.paths[:1]}), cmap)
+    second, _ = load(SourceSpec(**{**vars(spec), "paths": spec.paths[1:]}), cmap)
+    by: Literal["id", "order"] = "id" if align == "id" else "order"
+    ta, tb, notes = pair_tables(first, second, by)
+    return ta, tb, [*first.notes, *second.notes, *notes], by
+
+
+def print_diff(result: DiffResult, max_rows: int) -> None:
+    """Agreement, accuracy, confusion and the first disagreements with highlighted snippets."""
+    out.print(Text(agreement_text(result).replace("`", "")))
+    if result.accuracy is not None:
+        out.print(_table(ACCURACY_HEADER, accuracy_rows(result), title="accuracy"))
+    if result.confusion is not None:
+        labels = result.confusion["labels"]
+        rows = [[lab, *m] for lab, m in zip(labels, result.confusion["matrix"], strict=True)]
+        out.print(_table(["A \\ B", *labels], rows, title="A rows, B columns"))
+    if result.groups:
+        out.print(_table(*diff_group_rows(result)))
+    shown = result.disagreements[:max_rows]
+    if shown:
+        t = Table("id", "truth", "A", "B", title=f"disagreements ({len(shown)} of "
+                  f"{len(result.disagreements)})", show_lines=True)  # fmt: skip
+        for e in shown:
+            t.add_row(Text(str(e["id"])), Text(str(e["truth"])), _side_cell(e["a"]),
+                      _side_cell(e["b"]))  # fmt: skip
+        out.print(t)
+    for note in result.notes:
+        err.print(Text(f"note: {note}", style="dim"))
+
+
+def _side_cell(side: dict[str, Any]) -> Text:
+    mark = {True: " ✓", False: " ✗"}.get(side["correct"], "")
+    text = Text(f"{side['label']} ({side['rule']}){mark}\n", style="bold")
+    snippet = side["snippet"].replace("\r\n", "\n").replace("\n", "↵ ")
+    start, end = snippet.find(SPAN_OPEN), snippet.rfind(SPAN_CLOSE)
+    if start < 0 or end < start:
+        return text.append(snippet)
+    text.append(snippet[:start])
+    text.append(snippet[start + 1 : end], style="bold black on yellow")
+    return text.append(snippet[end + 1 :])

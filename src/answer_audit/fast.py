@@ -1,0 +1,162 @@
+"""Vectorized twins of the row rules, used only where they are provably identical.
+
+The row functions (parsers, normalizers, `is_correct`) are the reference. Their Polars twins
+run on rows free of the characters where Python and Polars (Rust) disagree about whitespace,
+word characters or lowercasing (`_unicode_tables.DISAGREEING_CLASS`, generated and checked by a
+test); every other row goes through the row functions, so labels are identical by
+construction, and `tests/test_fast.py` checks it on random text.
+
+The matcher never normalizes the prediction. It normalizes each distinct truth once (with the
+row normalizer) and searches the lowercased prediction with a pattern in which every space of
+the normalized truth matches a run of punctuation or whitespace, and the start, end and word
+boundaries are translated the same way; see `truth_pattern`.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from answer_audit._unicode_tables import DISAGREEING_CLASS
+from answer_audit.matching import SHORT_TRUTH_MAX_LEN
+from answer_audit.parsers.freeform import FreeformPreset
+from answer_audit.text import normalize
+
+# What each normalizer turns into a space (besides whitespace), as a Rust class body.
+_PUNCT = {"v1": r".,;:!?'\"()\[\]{}", "v2": r".,;:!?'\"()\[\]{}*_`~"}
+VECTOR_NORMALIZERS = tuple(_PUNCT)
+# v2 also rewrites these before replacing punctuation; rows containing them use the row rules.
+# (A superset of v2's dotted-abbreviation pattern, without the \b that makes it slow.)
+_V2_REWRITES = r"[₀-₉⁰-⁹¹²³]|[a-z]\.[a-z]"
+_META = set("\\.+*?()|[]{}^$#&-~")
+
+
+def rust_escape(text: str) -> str:
+    """Escape regex metacharacters for Polars' (Rust) regex syntax."""
+    return "".join("\\" + c if c in _META else c for c in text)
+
+
+def safe(expr: pl.Expr) -> pl.Expr:
+    """True where the text has no character on which Python and Polars disagree (null: True)."""
+    return ~expr.str.contains(DISAGREEING_CLASS).fill_null(False)
+
+
+def _ascii_ci(text: str) -> str:
+    """A Rust pattern matching ``text`` where only ASCII letters may differ in case."""
+    return "".join(
+        f"[{c.lower()}{c.upper()}]" if c.isascii() and c.isalpha() else rust_escape(c) for c in text
+    )
+
+
+def _lstripped_len(expr: pl.Expr) -> pl.Expr:
+    return expr.str.len_chars() - expr.str.strip_chars_start().str.len_chars()
+
+
+def freeform_extract(raw: pl.Series, preset: FreeformPreset) -> pl.DataFrame:
+    """``value``, ``rule``, ``span_start``, ``span_end`` and ``needs_rows`` for `safe` rows.
+
+    ``needs_rows`` marks the rows these rules cannot decide exactly (the first-line fallback).
+    Each step is materialized once, and the costly steps run only on the rows that need them
+    (think splits on rows with ``</think>``, character offsets on non-ASCII rows with a marker).
+    Markers are searched in the lowercased text: on safe rows lowercasing keeps every
+    character count and only ASCII letters lowercase to ASCII letters.
+    """
+    w = pl.DataFrame({"raw": raw}).with_columns(
+        pl.col("raw").str.strip_chars().alias("region"),
+        _lstripped_len(pl.col("raw")).alias("start"),
+        pl.lit(0, dtype=pl.UInt32).alias("cut"),
+    )
+    if preset.strip_think:
+        close = _ascii_ci("</think>")
+        has = w["region"].str.contains(close).fill_null(False)
+        if has.any():
+            sub = w.filter(has).select(
+                pl.col("region").str.replace(f"(?s)^.*{close}", "").alias("after"),
+                "region",
+                "start",
+            )
+            sub = sub.select(
+                pl.col("after").str.strip_chars().alias("region"),
+                (pl.col("start") + pl.col("region").str.len_chars() - pl.col("after").str.len_chars()
+                 + _lstripped_len(pl.col("after"))).alias("start"),
+                (pl.col("region").str.len_chars() - pl.col("after").str.len_chars()).alias("cut"),
+            )  # fmt: skip
+            w = scatter(w, has, sub)
+    found = _marker_offsets(w["region"], preset)
+    w = w.with_columns(found.alias("found"))
+    cut_at = pl.col("region").str.slice(0, pl.col("found")).str.strip_chars_end()
+    w = w.with_columns(
+        pl.when(pl.col("found").is_not_null())
+        .then(cut_at)
+        .otherwise(pl.col("region"))
+        .alias("value"),
+        (pl.col("region").str.len_chars() == 0).alias("empty"),
+    )
+    return w.select(
+        pl.when(pl.col("empty")).then(pl.lit("")).otherwise(pl.col("value")).alias("value"),
+        pl.when(pl.col("empty")).then(pl.lit("empty"))
+        .when(pl.col("found").is_not_null()).then(pl.lit("truncated-at-marker"))
+        .when(pl.col("cut") > 0).then(pl.lit("after-think"))
+        .otherwise(pl.lit("whole-text")).alias("rule"),
+        pl.when(pl.col("empty")).then(None).otherwise(pl.col("start")).cast(pl.Int64).alias("span_start"),
+        pl.when(pl.col("empty")).then(None)
+        .otherwise(pl.col("start") + pl.col("value").str.len_chars()).cast(pl.Int64).alias("span_end"),
+        (pl.col("found").is_not_null() & (pl.col("value").str.len_chars() == 0)).alias("needs_rows"),
+    )  # fmt: skip
+
+
+def _marker_offsets(region: pl.Series, preset: FreeformPreset) -> pl.Series:
+    """Character offset of the earliest marker at a position > 0 in each region (None: none)."""
+    markers = [m if preset.case_sensitive else m.lower() for m in preset.markers if m]
+    if not markers:
+        return pl.Series([None] * len(region), dtype=pl.UInt32)
+    pattern = "|".join(rust_escape(m) for m in markers)
+    haystack = region if preset.case_sensitive else region.str.to_lowercase()
+    found = haystack.str.slice(1).str.find(pattern) + 1  # bytes: exact only for ASCII text
+    wide = found.is_not_null() & (region.str.len_bytes() != region.str.len_chars())
+    if wide.any():
+        before = haystack.filter(wide).str.extract(f"(?s)^(.+?)(?:{pattern})", 1)
+        found = found.cast(pl.UInt32).scatter(wide.arg_true(), before.str.len_chars())
+    return found.cast(pl.UInt32)
+
+
+def scatter(frame: pl.DataFrame, mask: pl.Series, values: pl.DataFrame) -> pl.DataFrame:
+    """Put the rows of ``values`` into the rows of ``frame`` where ``mask`` is true, in order."""
+    idx = mask.arg_true()
+    out = frame
+    for name in values.columns:
+        column = out[name].cast(values[name].dtype).clone()
+        column.scatter(idx, values[name])
+        out = out.with_columns(column.alias(name))
+    return out
+
+
+def truth_pattern(truth: str, normalizer: str) -> str | None:
+    """The pattern that finds ``normalize(truth)`` the way `is_correct` does, but in the merely
+    lowercased prediction; None when the truth normalizes to "" (no label)."""
+    g = normalize(truth, normalizer)
+    if not g:
+        return None
+    gap = f"[{_PUNCT[normalizer]}\\s]"
+    body = f"{gap}+".join(rust_escape(token) for token in g.split(" "))
+    if len(g) <= SHORT_TRUTH_MAX_LEN or g.isdigit():
+        return rf"^{gap}*{body}(?:\b|{gap}*$)|\b{body}\b|(?:^{gap}*|\b){body}{gap}*$"
+    return body
+
+
+def needs_rows(prediction: pl.Expr, normalizer: str) -> pl.Expr:
+    """Predictions the vectorized matcher must leave to `is_correct`."""
+    unsafe = ~safe(prediction)
+    if normalizer == "v2":
+        return unsafe | prediction.str.to_lowercase().str.contains(_V2_REWRITES).fill_null(False)
+    return unsafe
+
+
+def correct_expr(prediction: pl.Expr, pattern: pl.Expr, normalizer: str) -> pl.Expr:
+    """`is_correct` for rows where `needs_rows` is False; ``pattern`` from `truth_pattern`."""
+    lowered = prediction.str.to_lowercase()
+    blank = lowered.str.contains(f"^[{_PUNCT[normalizer]}\\s]*$")
+    return (
+        pl.when(pattern.is_null()).then(None)
+        .when(prediction.is_null() | blank).then(pl.lit(False))
+        .otherwise(lowered.str.contains(pattern))
+    )  # fmt: skip

@@ -1,0 +1,106 @@
+"""The ``v3`` normalizer: one spelling for answers that are the same but written differently.
+
+``canonical_v3`` keeps punctuation (the v3 matcher needs sentences); ``normalize_v3`` also turns
+punctuation into spaces. What v3 adds to v2:
+
+- NFKC (``H₂O`` -> ``h2o``, ``m/s²`` -> ``m/s2``, full-width letters and digits);
+- LaTeX and markdown wrappers dropped (``$\\text{9.8 m/s}^2$``, ``**Paris**``);
+- thousands separators dropped inside numbers (``299,792`` -> ``299792``);
+- English number words as digits (``eight`` -> ``8``, ``one hundred`` -> ``100``);
+- unit words as symbols (``meters per second squared`` -> ``m/s2``, ``km per second`` -> ``km/s``);
+- a decimal point between digits is kept (``9.8`` stays one number).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+_LATEX_COMMANDS = re.compile(
+    r"\\(?:text|textbf|textrm|texttt|textit|mathrm|mathbf|mathit|boxed|operatorname|emph)\s*\{"
+)
+_LATEX_SYMBOLS = (
+    (re.compile(r"\\[dt]?frac\s*\{([^{}]*)\}\s*\{([^{}]*)\}"), r"\1/\2"),
+    (re.compile(r"\\(?:times|cdot)"), " × "),
+    (re.compile(r"\\approx"), " ≈ "),
+    (re.compile(r"\\pi\b"), " π "),
+    (re.compile(r"\\sqrt"), " √"),
+    (re.compile(r"\\%"), "%"),
+    (re.compile(r"\{,\}"), ","),
+    (re.compile(r"\\[,;:! ]|~|\\\(|\\\)|\\\[|\\\]|\$"), " "),
+)
+_THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
+_DOTTED_ABBREVIATION = re.compile(r"\b(?:[a-z]\.){2,}|\b(?:[a-z]\.)+[a-z]\b")
+_MARKDOWN = re.compile(r"[*_`#]+")
+
+_UNITS = (
+    (r"met(?:er|re)s? per second squared|met(?:er|re)s? per second per second|m/s\^?2|m/s/s"
+     r"|m ?s\^?-2", "m/s2"),
+    (r"kilomet(?:er|re)s? per second|kms?(?: per |/)s(?:ec(?:ond)?)?\b|kps", "km/s"),
+    (r"met(?:er|re)s? per second|m/sec\b|m/s(?!2)", "m/s"),
+    (r"miles? per second|mi/s", "mi/s"),
+    (r"degrees? (?:celsius|centigrade)|° ?c\b|celsius", "°c"),
+    (r"per ?cent\b", "%"),
+)  # fmt: skip
+_UNIT_PATTERNS = tuple((re.compile(rf"(?<![a-z]){p}(?![a-z])"), s) for p, s in _UNITS)
+
+_ONES = {
+    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13,
+    "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18,
+    "nineteen": 19,
+}  # fmt: skip
+_TENS = {
+    "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70,
+    "eighty": 80, "ninety": 90,
+}  # fmt: skip
+_SCALES = {"hundred": 100, "thousand": 1000, "million": 10**6, "billion": 10**9}
+_WORD = "|".join(sorted([*_ONES, *_TENS, *_SCALES], key=len, reverse=True))
+_NUMBER_WORDS = re.compile(rf"\b(?:{_WORD})(?:(?:[\s-]+|\s+and\s+)(?:{_WORD}))*\b")
+_PUNCT = re.compile(r"[,;:!?'\"()\[\]{}]|(?<!\d)\.|\.(?!\d)")
+_WHITESPACE = re.compile(r"\s+")
+
+
+def canonical_v3(text: str) -> str:
+    """Every v3 rewrite except the last: punctuation is kept, so sentences can still be read."""
+    text = unicodedata.normalize("NFKC", text).lower().replace("\u2044", "/")
+    for pattern, repl in _LATEX_SYMBOLS:
+        text = pattern.sub(repl, text)
+    text = _LATEX_COMMANDS.sub(" ", text).replace("{", " ").replace("}", " ")
+    text = _MARKDOWN.sub(" ", text)
+    text = _THOUSANDS.sub("", text)
+    text = _NUMBER_WORDS.sub(_words_to_number, text)
+    text = re.sub(r"\s*\^\s*", "^", text)
+    for pattern, symbol in _UNIT_PATTERNS:
+        text = pattern.sub(symbol, text)
+    return _DOTTED_ABBREVIATION.sub(lambda m: m.group(0).replace(".", ""), text)
+
+
+def normalize_v3(text: str) -> str:
+    """v2 plus NFKC, LaTeX/markdown, thousands separators, number words and unit words.
+
+    >>> normalize_v3("It is **eight**."), normalize_v3("$9.8\\\\,\\\\text{m/s}^2$")
+    ('it is 8', '9.8 m/s2')
+    >>> normalize_v3("About 299,792 kilometres per second (H₂O, Washington, D.C.)")
+    'about 299792 km/s h2o washington dc'
+    """
+    text = _PUNCT.sub(" ", canonical_v3(text))
+    return _WHITESPACE.sub(" ", text).strip()
+
+
+def _words_to_number(m: re.Match[str]) -> str:
+    words = [w for w in re.split(r"[\s-]+", m.group(0)) if w and w != "and"]
+    total = current = 0
+    for word in words:
+        if word in _ONES:
+            current += _ONES[word]
+        elif word in _TENS:
+            current += _TENS[word]
+        elif word == "hundred":
+            current = max(current, 1) * 100
+        else:
+            total += max(current, 1) * _SCALES[word]
+            current = 0
+    if len(words) == 1 and words[0] in _SCALES:
+        return m.group(0)  # "a hundred" or "thousands of": not a number on its own
+    return str(total + current)

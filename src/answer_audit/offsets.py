@@ -1,0 +1,56 @@
+"""Offset-mapped views: a normalized string whose spans map back to the original text."""
+
+from __future__ import annotations
+
+import unicodedata
+
+
+class OffsetMap:
+    """Maps a span of a normalized string back to the original text.
+
+    Each normalized character knows the original piece it came from; a piece is one base
+    character with its combining marks. Characters of an unchanged piece map one to one;
+    those of a changed piece (``⒝`` -> ``(b)``) map to the whole piece.
+    """
+
+    __slots__ = ("_ends", "_starts")
+
+    def __init__(self, starts: list[int], ends: list[int]) -> None:
+        self._starts = starts
+        self._ends = ends
+
+    def span(self, start: int, end: int) -> tuple[int, int]:
+        """The original ``(start, end)`` covering normalized ``[start:end]`` (end > start)."""
+        return self._starts[start], self._ends[end - 1]
+
+
+def nfkc_lower_with_map(text: str) -> tuple[str, OffsetMap | None]:
+    """``NFKC(text).lower()`` and, when it can be built exactly, its `OffsetMap`.
+
+    The map is built per base character with its combining marks; when that does not
+    reproduce the whole-string normalization (rare compositions such as Hangul jamo),
+    the map is None.
+    """
+    whole = unicodedata.normalize("NFKC", text).lower()
+    if whole == text:
+        positions = list(range(len(text)))
+        return whole, OffsetMap(positions, [p + 1 for p in positions])
+    pieces: list[str] = []
+    starts: list[int] = []
+    ends: list[int] = []
+    start = 0
+    for i in range(1, len(text) + 1):
+        if i == len(text) or unicodedata.combining(text[i]) == 0:
+            chunk = text[start:i]
+            piece = unicodedata.normalize("NFKC", chunk).lower()
+            pieces.append(piece)
+            if piece == chunk:
+                starts.extend(range(start, i))
+                ends.extend(range(start + 1, i + 1))
+            else:
+                starts.extend([start] * len(piece))
+                ends.extend([i] * len(piece))
+            start = i
+    if "".join(pieces) != whole:
+        return whole, None
+    return whole, OffsetMap(starts, ends)

@@ -1,0 +1,148 @@
+"""Newer multiple-choice presets, as data: ``choice/v4`` and two presets that mimic common
+evaluation-framework conventions (for comparison in `make accuracy`, `diff` and audits).
+
+Every pattern runs on NFKC-normalized, lowercased text; ``{L}`` is the choice letters and
+``{D}`` the digit range.
+"""
+
+from __future__ import annotations
+
+from answer_audit.parsers.choice import ChoicePreset, ChoiceStep
+
+# Answer prefixes written before a colon, in the order the comparison preset tries them.
+MULTILINGUAL_PREFIXES = (
+    "answer",  # English
+    "回答", "答え", "解答", "正解",  # Japanese
+    "答案", "答", "选",  # Chinese
+    "정답", "답",  # Korean
+    "antwort",  # German
+    "réponse",  # French
+    "respuesta",  # Spanish
+    "risposta",  # Italian
+    "resposta",  # Portuguese
+    "jawaban",  # Indonesian
+    "jibu",  # Swahili
+    "الإجابة", "الجواب",  # Arabic
+    "उत्तर",  # Hindi
+    "উত্তর",  # Bengali
+)  # fmt: skip
+
+# Phrases after which a choice is given ("the answer is B", "正解は b", "故选 A").
+_TRIGGERS = (
+    *MULTILINGUAL_PREFIXES,
+    r"答复|答は|解は|而是|故选|应选|选项|选择|我选",
+    r"正しい(?:選択肢|もの|の)|誤っている(?:選択肢|もの|の)|誤り(?:のもの)?は|適切な(?:選択肢|もの)|該当する(?:選択肢|もの)",
+    r"correct (?:option|choice|letter)|(?:best|right) (?:option|choice)",
+    r"i(?: would| will|'d|’d|) (?:choose|pick|select|go with)",
+    r"(?:is|as|in) (?:option|choice)",
+    r"답변|lösung|jawabannya|اجابة",
+)
+# Between a trigger and the choice: spaces, markdown, a short parenthetical (回答（1文字のみ）),
+# and a few words that link them ("is", "ist", "est", "は", "是", "은").
+_LINK_WORDS = (
+    r"is|was|would be|will be|should be|must be|therefore|then|here|ist|lautet|est|es|è|é"
+    r"|adalah|ialah|ni|هي|هو|होगा|है"
+)
+_GAP = (
+    r"(?:[ \t*_#>=:\-–—)）\]】]|\([^()\n]{0,24}\)|（[^（）\n]{0,24}）|\b(?:" + _LINK_WORDS + r")\b"
+    r"|是|为|為|は|が|은|는|হলো|হল|を)*(?:\n[ \t*_>]*)?"
+)
+_WRAP = (
+    r"(?:\*\*|\*|__|[「『\"'“‘(\[（【<]|\$+|\\boxed\{|\\text(?:bf)?\{|\\mathrm\{|\\mathbf\{"
+    r"|(?:option|choice|letter|選択肢|选项|보기|opción|opção|opzione|pilihan|chaguo|الخيار"
+    r"|विकल्प|বিকল্প)\s*)*"
+)
+_TOKEN = r"([{L}{D}])(?![0-9a-z]|\.[0-9])"
+# Adjectives some languages put after the answer word ("respuesta correcta es B").
+_AFTER_TRIGGER = (
+    r"(?:\s+(?:correct[ae]?|corretta|correta|correcte|final[e]?|sahihi|yang benar|الصحيحة"
+    r"|sahihi ni))?"
+)
+_TRIGGER = r"(?:" + "|".join(_TRIGGERS) + r")" + _AFTER_TRIGGER
+_ANSWER_STATEMENT = _TRIGGER + _GAP + _WRAP + _TOKEN
+# The choice first, then what it is: "D is correct", "cが正しい", "选项C正确", "B가 정답".
+_CHOICE_THEN_VERDICT = (
+    r"(?<![0-9a-z])(?:option\s*|choice\s*|選択肢|选项)?[(（]?([{L}])[)）]?\s*"
+    r"(?:is (?:the )?(?:correct|right|best)(?: answer| option| choice)?(?![a-z])|is the answer"
+    r"|,? which is (?:the )?(?:correct |right )?answer"
+    r"|\s*[:：\-–]\s*(?:正しい|正解|correct|right|true)(?!か|とは|とも|と言|可能|よう|場合|[a-z])"
+    r"|が(?:正しい|正解)(?!か|とは|とも|と言|と思|可能|よう|場合)|を選(?:択|び|ぶ)"
+    r"|是正确|正确|(?:가|이) 정답|(?:가|이) 맞|ist richtig|est (?:la )?(?:bonne|correcte?)"
+    r"|es (?:la )?correcta|è (?:quella )?corretta|está correta|benar)"
+)
+
+# Right after a choice: it is the subject of a sentence about it ("Answer B is a common
+# misconception"), not the choice made.
+_SUBJECT = (
+    r"\s+(?:is|was|seems|looks|would|could|might|may|can|has|had|does|did|gives|states|says"
+    r"|describes|refers|means|matches|fits|confuses|ignores|uses|reverses)\s+(?!correct|right"
+    r"|the (?:correct |right |best )?answer)",
+)
+# Right after a choice or an option's text: it is being rejected, not chosen.
+_NEGATIONS = (
+    r"では(?:な|あり)|でな|じゃな|以外|は(?:誤|不正解|正しくな|違|間違)|も誤",
+    r"(?:is|was) (?:not|wrong|incorrect)|isn't|is also wrong|are wrong",
+    r"不是|错|不正确|不对",
+    r"(?:가|이|는|은)? ?(?:아니|아닙|틀)",
+    r"ist (?:nicht|falsch)|n'est pas|est (?:fausse|incorrecte)|no es|es incorrecta"
+    r"|non è|è sbagliata|não é|está errada|salah|bukan|si sahihi",
+)
+# Earlier on the same line: the choice is an example or a format instruction.
+_EXAMPLE_CUES = (
+    r"(?:^|[^a-z])(?:例|例え|例如|比如|格式|形式|フォーマット|예|예시)",
+    r"\b(?:example|e\.g\.|for instance|format|form of|such as|like|beispiel|exemple|ejemplo"
+    r"|esempio|exemplo|contoh|mfano)\b",
+    r"مثال|उदाहरण|উদাহরণ",
+)
+# Line starts of an invented next question (once the output has answered).
+_NEXT_QUESTION = (
+    r"(?:question|q)\s*\d*\s*[:.)：]",
+    r"【(?:質問|問題|法令条文|選択肢)】|次の問題|(?:問題|質問|问题|題目|题目)\s*\d*\s*[:：]",
+    r"(?:문제|질문|frage|pregunta|domanda|pergunta|pertanyaan|swali|سؤال|प्रश्न|প্রশ্ন)\s*\d*\s*[:：]",
+)
+# Never an answer: numbers with a counter or article word (1文字, 第2条, 条の32), option letter
+# or number lists (a, b, c, d; 1、2、3), and numbered markers before text ((1) ..., [2]の).
+_MASKS = (
+    r"[0-9_]+\s*(?:文字|字|つ|一|個|行|条|項|号|章|節|款|目|編|年|月|日|回|件|名|人|%|割|営業日|歳|円"
+    r"|時間|分|秒|倍|位|番目|桁|点|問)",
+    r"第\s*[0-9_]+|(?<=[条の])\s*[0-9_]+",
+    r"(?<![0-9a-z])[{L}{D}](?:\s*(?:,|、|/|・|or|および|及び|または|か)\s*[{L}{D}](?![0-9a-z])){2,}",
+    r"[\[(（【][0-9]+[\])）】](?=[ \t]*[^\s\])）】])",
+    r"[(（][0-9_]+[^)）\n]*\Z",  # a format line cut off at the end: 回答（1
+)
+
+CHOICE_V4 = ChoicePreset(
+    "choice/v4",
+    (
+        ChoiceStep(
+            "statements",
+            "answer-statement",
+            patterns=(_ANSWER_STATEMENT, _CHOICE_THEN_VERDICT),
+            negations=_SUBJECT + _NEGATIONS,
+            ignore=_EXAMPLE_CUES,
+            stops=_NEXT_QUESTION,
+            bare=True,
+        ),
+        ChoiceStep("option-text", "option-text", patterns=(_TRIGGER + _GAP,), negations=_NEGATIONS),
+    ),
+    think=True,
+    masks=_MASKS,
+)
+
+# simple-evals style: a case-insensitive "Answer: X" tried first-match, then each prefix in turn.
+CHOICE_ANSWER_COLON_FIRST = ChoicePreset(
+    "choice/answer-colon-first",
+    (
+        ChoiceStep(
+            "regex",
+            "answer-colon",
+            patterns=tuple(rf"{prefix}\s*:\s*([{{L}}])" for prefix in MULTILINGUAL_PREFIXES),
+            pick="first",
+        ),
+    ),
+)
+# The first standalone letter anywhere, as a word-boundary regex finds it.
+CHOICE_LETTER_BOUNDARY = ChoicePreset(
+    "choice/letter-boundary",
+    (ChoiceStep("regex", "letter-boundary", patterns=(r"\b([{L}])\b",), pick="first"),),
+)

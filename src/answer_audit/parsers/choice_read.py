@@ -1,0 +1,307 @@
+"""Reading answer statements: the ``statements`` and ``option-text`` step kinds of the choice engine.
+
+A *statement* is a place where the output gives one choice: a pattern match (``Answer: B``,
+``正解は b``, ``D is correct``), or with ``bare`` a line that is one choice alone (``**B**``) or a
+first line led by one (``B) 1648``). Negated, example and alternative ("B or C") statements are
+dropped, and so is everything after an invented next question. Then the final statement wins,
+with two exceptions that mean "no answer": the statements end in a cycle through the options
+(``a b c d a b c d ...``), or they end by enumerating every option once.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from answer_audit.parsers.choice import ChoiceStep
+
+KINDS = ("statements", "option-text")
+Lines = list[tuple[int, str]]
+
+# Characters that wrap a choice on a line of its own: markdown, brackets, quotes, LaTeX.
+_OPEN = (
+    r"(?:[\s*_#>\-]|\\boxed\{|\\text(?:bf)?\{|\\mathrm\{|\$|[(\[（【「『\"'“‘]"
+    r"|(?:option|choice|選択肢|选项)\s*)*"
+)
+_CLOSE = r"(?:[\s*_]|\}|\$|[)\]）】」』\"'”’.。:：!])*"
+_BETWEEN_ALTERNATIVES = r"(?:\s*(?:/|,|、|・|か|或|或者|和|及び|および|または|と|や)\s*|\s+(?:or|and|oder|und|ou|et|o|y|e|atau|dan|au|na|و|या|বা|및|또는)\s+)"
+_ENUMERATED_LINE = r"^[(\[（]?([{L}])[)\]）.:：]\s*\S"
+
+
+@dataclass(frozen=True)
+class NoAnswer:
+    """A step's decision that the output gives no answer (rule says why); stops the steps."""
+
+    rule: str
+    span: tuple[int, int] | None = None
+
+
+Found = tuple[int, int, str, str]  # start, end, token, rule
+Decision = Found | tuple[int, int, str] | NoAnswer | None
+
+
+@dataclass(frozen=True)
+class StepRegexes:
+    """A ``statements`` / ``option-text`` step compiled for one choice set."""
+
+    patterns: tuple[re.Pattern[str], ...]
+    negation: re.Pattern[str] | None
+    ignore: re.Pattern[str] | None
+    stop: re.Pattern[str] | None
+    after_alternative: re.Pattern[str]
+    before_alternative: re.Pattern[str]
+    bare_line: re.Pattern[str]
+    lead_line: re.Pattern[str]
+    enumerated_line: re.Pattern[str]
+
+
+def _either(parts: Sequence[str], template: str = "{}") -> re.Pattern[str] | None:
+    if not parts:
+        return None
+    return re.compile(template.format("|".join(f"(?:{p})" for p in parts)), re.MULTILINE)
+
+
+def compile_step(step: ChoiceStep, expand: Callable[[str], re.Pattern[str]]) -> StepRegexes:
+    """Compile a step's patterns once per choice set (``expand`` fills ``{L}`` and ``{D}``)."""
+    token = r"[{L}{D}]"
+    return StepRegexes(
+        patterns=tuple(expand(p) for p in step.patterns),
+        negation=_either(step.negations, r"[\s\"'”’」』)\]）】*_$}}]*(?:{})"),
+        ignore=_either(step.ignore),
+        stop=_either(step.stops, r"^[ \t*#>]*(?:{})"),
+        after_alternative=expand(rf"[\"'”’」』)\]）】*_$}}]*{_BETWEEN_ALTERNATIVES}{_OPEN}{token}(?![0-9a-z])"),
+        before_alternative=expand(rf"(?<![0-9a-z]){token}[)）]?{_BETWEEN_ALTERNATIVES}(?:option\s*|選択肢|选项)?[(（]?$"),
+        bare_line=expand(rf"{_OPEN}({token}){_CLOSE}"),
+        lead_line=expand(rf"(?:[*_]|[(\[（【])*([{{L}}])(?:[*_]|[)\]）】])*\s*[).:：]\s*\S"),
+        enumerated_line=expand(_ENUMERATED_LINE),
+    )
+
+
+@dataclass(frozen=True)
+class _Statement:
+    start: int
+    end: int
+    token: str
+    strong: bool  # said with words (a pattern), not a line that is only a letter
+    rule: str
+
+
+def run_step(
+    step: ChoiceStep,
+    rx: StepRegexes,
+    norm: str,
+    lines: Lines,
+    letters: str,
+    options: Sequence[str] | Mapping[str, str] | None,
+) -> Decision:
+    """Run one ``statements`` or ``option-text`` step on the normalized (masked) text."""
+    if step.kind == "option-text":
+        return _option_text(rx, norm, lines, letters, options)
+    found = _statements(step, rx, norm, lines)
+    return _decide(found, len(letters))
+
+
+# ------------------------------------------------------------------ statements
+
+
+def _statements(step: ChoiceStep, rx: StepRegexes, norm: str, lines: Lines) -> list[_Statement]:
+    found: dict[int, _Statement] = {}
+    for pattern in rx.patterns:
+        for m in pattern.finditer(norm):
+            g = 1 if pattern.groups else 0
+            start, end = m.start(g), m.end(g)
+            if start not in found and _counts(rx, norm, start, end):
+                found[start] = _Statement(start, end, m.group(g), True, step.rule)
+    if step.bare:
+        for i, (offset, line) in enumerate(lines):
+            bare = rx.bare_line.fullmatch(line)
+            if bare is not None and _not_example(rx, norm, offset + bare.start(1)):
+                s = offset + bare.start(1)
+                found.setdefault(s, _Statement(s, s + 1, bare.group(1), False, "bare-line"))
+            elif i == 0 and (lead := rx.lead_line.match(line)) is not None:
+                if sum(rx.enumerated_line.match(x) is not None for _, x in lines) == 1:
+                    s = offset + lead.start(1)
+                    found.setdefault(s, _Statement(s, s + 1, lead.group(1), False, "lead-line"))
+    ordered = [found[k] for k in sorted(found)]
+    if ordered and rx.stop is not None:
+        stop = rx.stop.search(norm, ordered[0].end)
+        if stop is not None:
+            ordered = [s for s in ordered if s.start < stop.start()]
+    return ordered
+
+
+def _counts(rx: StepRegexes, norm: str, start: int, end: int) -> bool:
+    """A pattern's token is a statement unless negated, one of alternatives, or an example."""
+    if norm[start:end] == "a" and _is_article(norm, end):
+        return False
+    if rx.negation is not None and rx.negation.match(norm, end):
+        return False
+    if rx.after_alternative.match(norm, end):
+        return False
+    if rx.before_alternative.search(norm, max(0, start - 24), end):
+        return False
+    return _not_example(rx, norm, start)
+
+
+_ARTICLE_FOLLOWER = re.compile(r"\s+([a-z][a-z'’-]+)")
+_NOT_AFTER_ARTICLE = frozenset({"because", "since", "as", "is", "was", "and", "or", "but"})
+
+
+def _is_article(norm: str, end: int) -> bool:
+    """English "a" followed by a word ("the answer is a trick question") is not option a."""
+    m = _ARTICLE_FOLLOWER.match(norm, end)
+    return m is not None and m.group(1) not in _NOT_AFTER_ARTICLE
+
+
+def _not_example(rx: StepRegexes, norm: str, start: int) -> bool:
+    if rx.ignore is None:
+        return True
+    line_start = norm.rfind("\n", 0, start) + 1
+    return rx.ignore.search(norm, line_start, start) is None
+
+
+# ------------------------------------------------------------------- decisions
+
+_MIN_CYCLE_STATEMENTS = 6
+
+
+def _decide(found: list[_Statement], n_choices: int) -> Decision:
+    """The final statement, unless the statements end in a cycle or an enumeration."""
+    if not found:
+        return None
+    tokens = [s.token for s in found]
+    cycle_start = _cycle_start(tokens)
+    if cycle_start is not None:
+        inside = {s.token for s in found[cycle_start:] if s.strong}
+        if len(inside) > 1:
+            return NoAnswer("cycle-no-answer", (found[cycle_start].start, found[-1].end))
+        strong = [s for s in found if s.strong]
+        if not strong:
+            return NoAnswer("cycle-no-answer", (found[cycle_start].start, found[-1].end))
+        last = strong[-1]
+        return last.start, last.end, last.token, "answer-before-cycle"
+    tail = _distinct_tail(tokens)
+    if n_choices >= 3 and len(tail) >= n_choices:
+        found = found[: len(found) - len(tail)]
+        if not found:
+            return NoAnswer("enumeration-no-answer")
+    last = found[-1]
+    return last.start, last.end, last.token, last.rule
+
+
+def _cycle_start(tokens: list[str]) -> int | None:
+    """Start of the longest tail that repeats a period of 2+ different tokens, if any."""
+    best: int | None = None
+    n = len(tokens)
+    for period in range(2, 9):
+        if n < max(2 * period, _MIN_CYCLE_STATEMENTS):
+            break
+        i = n - period - 1
+        while i >= 0 and tokens[i] == tokens[i + period]:
+            i -= 1
+        start = i + 1
+        if n - start >= max(2 * period, _MIN_CYCLE_STATEMENTS) and len(set(tokens[start:])) > 1:
+            best = start if best is None else min(best, start)
+    return best
+
+
+def _distinct_tail(tokens: list[str]) -> list[str]:
+    seen: list[str] = []
+    for t in reversed(tokens):
+        if t in seen:
+            break
+        seen.append(t)
+    return seen
+
+
+# ------------------------------------------------------------------ option text
+
+
+def _option_text(
+    rx: StepRegexes,
+    norm: str,
+    lines: Lines,
+    letters: str,
+    options: Sequence[str] | Mapping[str, str] | None,
+) -> Decision:
+    table = _option_table(options, letters)
+    if not table:
+        return None
+    regions: list[tuple[int, int]] = []
+    for pattern in rx.patterns:  # text after the last trigger, to the end of its line
+        last = None
+        for last in pattern.finditer(norm):
+            pass
+        if last is not None:
+            end = norm.find("\n", last.end())
+            regions.append((last.end(), len(norm) if end < 0 else end))
+    if len(lines) <= 2:
+        regions.append((0, len(norm)))
+    for start, end in regions:
+        hits = _option_hits(norm, start, end, table)
+        if len({hit[2] for hit in hits}) == 1:
+            s, e, letter, _ = hits[-1]
+            negated = rx.negation is not None and rx.negation.match(norm, e) is not None
+            if not negated and _NEGATED_BEFORE.search(norm, start, s) is None:
+                return s, e, letter, "option-text"
+    return None
+
+
+_NEGATED_BEFORE = re.compile(r"\b(?:not|never|neither|nor)\b|n't\b|不是|ではな|じゃな|아니")
+
+
+def _option_table(
+    options: Sequence[str] | Mapping[str, str] | None, letters: str
+) -> list[tuple[str, str]]:
+    """(normalized option text, letter), longest text first."""
+    import unicodedata
+
+    if options is None:
+        return []
+    pairs = options.items() if isinstance(options, Mapping) else zip(letters, options, strict=False)
+    table = []
+    for letter, text in pairs:
+        key = unicodedata.normalize("NFKC", text).lower().strip()
+        if key and letter.lower() in letters:
+            table.append((key, letter.lower()))
+    return sorted(table, key=lambda kv: -len(kv[0]))
+
+
+def _option_hits(norm: str, start: int, end: int, table: list[tuple[str, str]]) -> list[Found]:
+    taken: list[tuple[int, int, str]] = []
+    for key, letter in table:
+        pos = norm.find(key, start, end)
+        while pos >= 0:
+            stop = pos + len(key)
+            boundary = not (
+                (key[0].isalnum() and key[0].isascii() and pos > 0 and norm[pos - 1].isalnum())
+                or (key[-1].isalnum() and key[-1].isascii() and stop < len(norm) and norm[stop].isalnum())
+            )
+            if boundary and all(stop <= s or pos >= e for s, e, _ in taken):
+                taken.append((pos, stop, letter))
+            pos = norm.find(key, pos + 1, end)
+    return [(s, e, letter, "option-text") for s, e, letter in sorted(taken)]
+
+
+# ---------------------------------------------------------------------- describe
+
+
+def describe_step(step: ChoiceStep) -> str:
+    """One line for `ChoicePreset.describe`."""
+    if step.kind == "option-text":
+        return (
+            f"`{step.rule}`: the options' texts (when given; longest first, whole words): exactly "
+            "one of them after the last answer trigger, else in a one- or two-line answer"
+        )
+    extra = " and lines that are one choice alone or a first line led by one" if step.bare else ""
+    return (
+        f"`{step.rule}`: answer statements ({len(step.patterns)} patterns{extra}), without "
+        f"negated ({len(step.negations)} cues), example ({len(step.ignore)} cues), "
+        "'x or y' statements and those after an invented next question "
+        f"({len(step.stops)} markers); the final one wins, but a cycle through the options "
+        "(`cycle-no-answer`) or a closing enumeration of all of them "
+        "(`enumeration-no-answer`) is no answer"
+    )

@@ -1,0 +1,1 @@
+"""Renderers for the reports (Markdown, HTML) and the templates they use."""

@@ -1,0 +1,125 @@
+"""The HTML report in a real headless Chromium: hostile model text never runs, the demo renders
+cleanly (no console errors or CSP reports), prints with examples expanded, and screenshots well.
+
+Chromium comes from Debian's `chromium` package; the session fixture installs it once when it is
+missing and we are root with apt, and skips these tests with the reason otherwise.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from answer_audit.report.html import render_audit_html
+from browser_support import DevTools, obtain_chromium, run_headless
+from html_fixtures import HOSTILE, STAMP, demo_result, hostile_result
+
+REPO_TMP = Path(__file__).resolve().parents[1] / "tmp"
+
+
+@pytest.fixture(scope="session")
+def chromium(tmp_path_factory: pytest.TempPathFactory) -> str:
+    binary, reason = obtain_chromium()
+    if binary is None:
+        pytest.skip(f"browser tests need Chromium: {reason}")
+    probe = run_headless(binary, ["--dump-dom", "about:blank"], tmp_path_factory.mktemp("probe"))
+    if "<html" not in probe.stdout:
+        pytest.skip(f"{binary} does not run headless here: {probe.stderr.strip()[-300:]}")
+    return binary
+
+
+@pytest.fixture(scope="module")
+def pages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    folder = tmp_path_factory.mktemp("pages")
+    hostile = folder / "hostile.html"
+    hostile.write_text(render_audit_html(hostile_result(), generated_at=STAMP), encoding="utf-8")
+    demo = folder / "demo.html"
+    demo.write_text(render_audit_html(demo_result(folder), generated_at=STAMP), encoding="utf-8")
+    # A page that does run a script: proves the harness would notice if ours did.
+    canary = folder / "canary.html"
+    canary.write_text(
+        "<!DOCTYPE html><title>ok</title><script>document.title='PWNED'</script>", encoding="utf-8"
+    )
+    return {"hostile": hostile, "demo": demo, "canary": canary}
+
+
+@pytest.fixture
+def devtools(chromium: str, tmp_path: Path) -> Iterator[DevTools]:
+    browser = DevTools(chromium, tmp_path / "profile")
+    try:
+        yield browser
+    finally:
+        browser.close()
+
+
+def dump_dom(chromium: str, page: Path, profile: Path) -> str:
+    done = run_headless(chromium, ["--dump-dom", page.as_uri()], profile)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done.stdout
+
+
+def test_the_harness_sees_a_script_that_runs(
+    chromium: str, pages: dict[str, Path], tmp_path: Path
+) -> None:
+    assert "<title>PWNED</title>" in dump_dom(chromium, pages["canary"], tmp_path)
+
+
+def test_hostile_text_is_shown_literally_and_never_runs(
+    chromium: str, pages: dict[str, Path], tmp_path: Path
+) -> None:
+    dom = dump_dom(chromium, pages["hostile"], tmp_path)
+    assert "<title>Answer-parsing audit</title>" in dom and "<title>PWNED" not in dom
+    lowered = dom.lower()
+    for tag in ("<script", "<img", "<textarea", "</textarea", "<b>"):
+        assert tag not in lowered, tag
+    # serialized text nodes: the markup a model wrote is text, escaped only where HTML must
+    for text in HOSTILE:
+        literal = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+        assert literal in dom
+        assert f"<mark>{literal} London</mark>" in dom
+    assert "{{ 7*7 }} London" in dom and "49 London" not in dom
+
+
+def test_hostile_page_has_no_script_state_and_no_blocked_attempts(
+    devtools: DevTools, pages: dict[str, Path]
+) -> None:
+    devtools.open(pages["hostile"].as_uri())
+    assert devtools.evaluate("typeof window.__pwned") == "undefined"
+    assert devtools.evaluate("document.title") == "Answer-parsing audit"
+    assert devtools.evaluate("document.scripts.length + document.images.length") == 0
+    marks = devtools.evaluate("[...document.querySelectorAll('mark')].map(m => m.textContent)")
+    assert sorted(marks) == sorted(f"{text} London" for text in HOSTILE * 2)
+    # nothing even tried to run or load (the CSP would have reported it)
+    assert devtools.problems() == []
+
+
+def test_demo_report_has_no_console_errors_and_prints_expanded(
+    devtools: DevTools, pages: dict[str, Path]
+) -> None:
+    devtools.open(pages["demo"].as_uri())
+    assert devtools.evaluate("document.querySelectorAll('.fp-pt').length") > 0
+    first_example = "document.querySelector('details.example pre').checkVisibility()"
+    assert devtools.evaluate(first_example) is False  # collapsed on screen
+    devtools.send("Emulation.setEmulatedMedia", {"media": "print"})
+    assert devtools.evaluate(first_example) is True  # expanded on paper
+    assert (
+        devtools.evaluate("getComputedStyle(document.querySelector('nav.toc')).display") == "none"
+    )
+    assert devtools.problems() == [], devtools.problems()
+
+
+def test_demo_report_screenshot(chromium: str, pages: dict[str, Path], tmp_path: Path) -> None:
+    shot = tmp_path / "demo.png"
+    done = run_headless(
+        chromium,
+        [f"--screenshot={shot}", "--window-size=1280,2000", pages["demo"].as_uri()],
+        tmp_path / "profile",
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    data = shot.read_bytes()
+    assert data.startswith(b"\x89PNG\r\n\x1a\n") and len(data) > 20_000
+    REPO_TMP.mkdir(exist_ok=True)
+    shutil.copyfile(shot, REPO_TMP / "html_report_demo.png")  # for a human to look at
