@@ -102,7 +102,10 @@ def audit(
     elif consistency_labels is not None:
         stored = consistency_labels["correct"]
     else:
-        raise ValueError("the audit needs stored labels (--label) or a stored parse (--parsed)")
+        raise ValueError(
+            "the audit compares with stored labels: pass --label COLUMN (stored correctness) "
+            "or --parsed COLUMN (stored parse, labelled with the v1 matcher)"
+        )
 
     labelled = {}
     for scheme in schemes:

@@ -28,7 +28,7 @@ from answer_audit.parsers import ChoicePreset, PresetError, PresetSet
 from answer_audit.report.audit_md import render_audit_markdown
 from answer_audit.report.html import render_audit_html
 from answer_audit.report.presets_md import presets_markdown
-from answer_audit.schemes import KINDS, default_schemes, merge_schemes, parse_scheme
+from answer_audit.schemes import KINDS, Scheme, default_schemes, merge_schemes, parse_scheme
 from answer_audit.sources import ColumnMap, SourceError
 
 app = typer.Typer(
@@ -207,7 +207,8 @@ def audit_cmd(
     if kind not in KINDS:
         raise ValueError(f"--kind {kind!r}: expected one of {', '.join(KINDS)}")
     preset_set = PresetSet.from_file(presets)
-    schemes = merge_schemes(default_schemes(kind), [parse_scheme(s) for s in scheme or ()])
+    user_schemes = [parse_scheme(s) for s in scheme or ()]
+    schemes = merge_schemes(default_schemes(kind), user_schemes)
     for path in (out_md, out_json, out_html):
         if path is not None:
             check_output_path(path, spec.inputs)
@@ -216,9 +217,10 @@ def audit_cmd(
         loaded, groups = load(spec, cmap)
         settings = AuditSettings(kind=kind, group_by=groups, seed=seed, n_boot=bootstrap,
                                  max_examples=max_examples)  # fmt: skip
+        schemes, skipped = runnable_schemes(schemes, user_schemes, loaded.frame.columns)
         result = audit(loaded.frame, schemes, settings, presets=preset_set,
                        source_coverage=loaded.coverage, progress=step)  # fmt: skip
-    result.notes.extend(loaded.notes)
+    result.notes.extend([*loaded.notes, *skipped])
     write_audit_reports(result, out_md=out_md, out_json=out_json, out_html=out_html,
                         max_rows=max_rows, inputs=spec.inputs)  # fmt: skip
     if not quiet:
@@ -226,6 +228,20 @@ def audit_cmd(
     for path in (out_md, out_json, out_html):
         if path is not None:
             out.print(f"wrote {path}")
+
+
+def runnable_schemes(
+    schemes: list[Scheme], user_schemes: list[Scheme], columns: list[str]
+) -> tuple[list[Scheme], list[str]]:
+    """Drop default schemes that need a stored parse the table lacks (a user's own stay and
+    fail loudly); say which were dropped."""
+    if "parsed" in columns:
+        return schemes, []
+    asked = {s.name for s in user_schemes}
+    dropped = [s for s in schemes if s.uses_stored_parse and s.name not in asked]
+    notes = [f"scheme {s.name} skipped: it rescores the stored parse, and no --parsed column was given"
+             for s in dropped]  # fmt: skip
+    return [s for s in schemes if s not in dropped], notes
 
 
 def write_audit_reports(result: AuditResult, *, out_md: Path | None, out_json: Path | None,

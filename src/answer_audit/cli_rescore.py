@@ -4,35 +4,21 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 import typer
-from rich import box
-from rich.table import Table
-from rich.text import Text
 
 from answer_audit import cli_options as opt
 from answer_audit.cli import app, err, out, progress_reporter, to_json, user_errors
 from answer_audit.cli_options import parse_allowed, split_list
-from answer_audit.diff import SPAN_CLOSE, SPAN_OPEN, DiffResult, diff_labelings, pair_tables
+from answer_audit.diff import diff_labelings, pair_tables
 from answer_audit.loading import SourceSpec, load
 from answer_audit.outputs import atomic_write_text, check_output_path, row_format, write_rows
 from answer_audit.parsers import JsonFieldPreset, Parser, PresetSet
-from answer_audit.report.diff_md import (
-    ACCURACY_HEADER,
-    accuracy_rows,
-    agreement_text,
-    diff_group_rows,
-    render_diff_markdown,
-)
-from answer_audit.report.rescore_md import (
-    flips_text,
-    group_rows,
-    metric_rows,
-    render_rescore_markdown,
-    stored_label_text,
-)
-from answer_audit.rescore import RescoreResult, rescore
+from answer_audit.report.diff_md import render_diff_markdown
+from answer_audit.report.rescore_md import render_rescore_markdown
+from answer_audit.report.terminal import print_diff, print_rescore
+from answer_audit.rescore import rescore
 from answer_audit.schemes import KINDS, Kind
 from answer_audit.sources import ColumnMap, LoadedTable
 
@@ -49,8 +35,6 @@ StoredCol = Annotated[
 StoredLabel = Annotated[
     str | None, typer.Option("--stored-label", help="Column with the stored correctness label.")
 ]
-TERMINAL_METRICS = ["", "n", "acc. % ± sd", "95% CI", "bal. acc. %", "95% CI", "fail", "err"]
-TERMINAL_GROUPS = ["n", "stored %", "rescored %", "Δ pp", "flips", "McNemar p"]
 SideOpt = "A preset, `json` (with --field), or stored:COLUMN for a stored parse."
 
 
@@ -164,55 +148,10 @@ def rescore_cmd(
             text = render_rescore_markdown(result, generated_at=_stamp())
             atomic_write_text(out_md, text, spec.inputs)
     if not quiet:
-        print_rescore(result)
+        print_rescore(result, out, err)
     for path in (out_rows, out_json, out_md):
         if path is not None:
             out.print(f"wrote {path}", highlight=False)
-
-
-def print_rescore(result: RescoreResult) -> None:
-    """The terminal summary: metrics side by side, flips, groups, and JSON-field incidence."""
-    c = result.coverage
-    head = f"{c['rows']} rows, {c['scored']} scored; parser {result.parser} ({result.family})"
-    out.print(Text(head, style="bold"))
-    out.print(_table(TERMINAL_METRICS, metric_rows(result.overall)))
-    out.print(Text(flips_text(result.overall)))
-    label = result.overall.get("stored_label")
-    if label is not None and label["disagreements"]:
-        err.print(Text("WARNING: ", style="bold red") + Text(stored_label_text(label)))
-    elif label is not None:
-        out.print(Text(stored_label_text(label)))
-    if result.groups:
-        _, rows = group_rows(result)
-        keep = len(result.settings["group_by"]) + len(TERMINAL_GROUPS)  # up to McNemar p
-        header = [*result.settings["group_by"], *TERMINAL_GROUPS]
-        out.print(_table(header, [row[:keep] for row in rows]))
-    if result.incidence["by"] == "json-field":
-        out.print(_incidence_table(result))
-    if result.confusion is not None:
-        labels = result.confusion["labels"]
-        rows = [[lab, *m] for lab, m in zip(labels, result.confusion["matrix"], strict=True)]
-        out.print(_table(["stored \\ rescored", *labels], rows, title="stored vs rescored values"))
-    for note in result.notes:
-        err.print(Text(f"note: {note}", style="dim"))
-
-
-def _table(header: list[str], rows: list[list[object]], title: str | None = None) -> Table:
-    """A compact Rich table whose cells are plain text (model text never read as markup)."""
-    t = Table(*header, title=title, box=box.SIMPLE_HEAD, pad_edge=False)
-    for column in t.columns:
-        column.overflow = "fold"
-    for row in rows:
-        t.add_row(*(Text("" if v is None else str(v)) for v in row))
-    return t
-
-
-def _incidence_table(result: RescoreResult) -> Table:
-    inc = result.incidence
-    rows = [[c["category"], c["n"], f"{c['correct']}/{c['scored']}",
-             *(c["truth"][k] for k in inc["classes"])] for c in inc["categories"]]  # fmt: skip
-    header = ["category", "rows", "correct", *(f"truth {k}" for k in inc["classes"])]
-    return _table(header, rows, title="JSON-field incidence (rescored)")
 
 
 # --------------------------------------------------------------------- diff
@@ -288,7 +227,7 @@ def diff_cmd(
     if out_json is not None:
         atomic_write_text(out_json, to_json(result.to_dict()), spec.inputs)
     if not quiet:
-        print_diff(result, max_rows)
+        print_diff(result, max_rows, out, err)
     for path in (out_md, out_json):
         if path is not None:
             out.print(f"wrote {path}", highlight=False)
@@ -321,38 +260,3 @@ def _diff_tables(
     by: Literal["id", "order"] = "id" if align == "id" else "order"
     ta, tb, notes = pair_tables(first, second, by)
     return ta, tb, [*first.notes, *second.notes, *notes], by
-
-
-def print_diff(result: DiffResult, max_rows: int) -> None:
-    """Agreement, accuracy, confusion and the first disagreements with highlighted snippets."""
-    out.print(Text(agreement_text(result).replace("`", "")))
-    if result.accuracy is not None:
-        out.print(_table(ACCURACY_HEADER, accuracy_rows(result), title="accuracy"))
-    if result.confusion is not None:
-        labels = result.confusion["labels"]
-        rows = [[lab, *m] for lab, m in zip(labels, result.confusion["matrix"], strict=True)]
-        out.print(_table(["A \\ B", *labels], rows, title="A rows, B columns"))
-    if result.groups:
-        out.print(_table(*diff_group_rows(result)))
-    shown = result.disagreements[:max_rows]
-    if shown:
-        t = Table("id", "truth", "A", "B", title=f"disagreements ({len(shown)} of "
-                  f"{len(result.disagreements)})", show_lines=True)  # fmt: skip
-        for e in shown:
-            t.add_row(Text(str(e["id"])), Text(str(e["truth"])), _side_cell(e["a"]),
-                      _side_cell(e["b"]))  # fmt: skip
-        out.print(t)
-    for note in result.notes:
-        err.print(Text(f"note: {note}", style="dim"))
-
-
-def _side_cell(side: dict[str, Any]) -> Text:
-    mark = {True: " ✓", False: " ✗"}.get(side["correct"], "")
-    text = Text(f"{side['label']} ({side['rule']}){mark}\n", style="bold")
-    snippet = side["snippet"].replace("\r\n", "\n").replace("\n", "↵ ")
-    start, end = snippet.find(SPAN_OPEN), snippet.rfind(SPAN_CLOSE)
-    if start < 0 or end < start:
-        return text.append(snippet)
-    text.append(snippet[:start])
-    text.append(snippet[start + 1 : end], style="bold black on yellow")
-    return text.append(snippet[end + 1 :])

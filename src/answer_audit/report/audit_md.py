@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from answer_audit.audit import AuditResult
-from answer_audit.report.markdown_safe import fence, table
+from answer_audit.report.markdown_safe import cell, fence, table
 
 
 def pct(x: float | None) -> str:
@@ -29,7 +29,7 @@ def render_audit_markdown(
         parts += [f"_Generated at {generated_at}._", ""]
     parts += _coverage(result) + _consistency(result) + _sensitivity(result) + _verdicts(result)
     parts += _markers(result) + _cells(result, max_rows) + _think(result) + _rules(result)
-    parts += _examples(result)
+    parts += _examples(result) + _notes(result)
     return "\n".join(parts).rstrip() + "\n"
 
 
@@ -43,10 +43,12 @@ def coverage_rows(r: AuditResult) -> list[list[object]]:
     for reason, n in c.get("skipped", {}).items():
         rows.append([f"skipped: {reason.replace('_', ' ')}", n])
     rows.append(["groups", c.get("groups", 0)])
-    if "files" in c:
-        rows.append(["files", ", ".join(str(f) for f in c["files"])])
-    if "runs" in c:
-        rows.append(["runs", ", ".join(str(run.get("run_id", run)) for run in c["runs"])])
+    for f in c.get("files", ()):
+        rows.append([f"file {f.get('source', f)}", f"{f.get('rows', '?')} rows ({f.get('format', '?')})"
+                     if isinstance(f, dict) else f])  # fmt: skip
+    for run in c.get("runs", ()):
+        rows.append([f"run {run.get('run_id', run)}", f"{run.get('rows', '?')} rows, temperature {run.get('temperature', '?')}"
+                     if isinstance(run, dict) else run])  # fmt: skip
     for key in ("bad_lines_skipped", "decode_replacements"):
         if c.get(key):
             rows.append([key.replace("_", " "), c[key]])
@@ -206,3 +208,9 @@ def _examples(r: AuditResult) -> list[str]:
             "",
         ]  # fmt: skip
     return out
+
+
+def _notes(r: AuditResult) -> list[str]:
+    if not r.notes:
+        return []
+    return ["## Notes", "", *(f"- {cell(n)}" for n in r.notes), ""]

@@ -1,0 +1,112 @@
+"""Every bad input: one clear stderr line, exit code 2, no traceback (unless --debug)."""
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from answer_audit.cli import app
+
+runner = CliRunner()
+
+
+def audit(tmp_path: Path, *args: str) -> tuple[int, str, Path]:
+    out_md = tmp_path / "report.md"
+    result = runner.invoke(app, ["audit", *args, "--quiet", "--out-md", str(out_md)])
+    return result.exit_code, result.stderr, out_md
+
+
+def write(path: Path, data: bytes) -> Path:
+    path.write_bytes(data)
+    return path
+
+
+def assert_one_line_error(code: int, stderr: str, *fragments: str) -> None:
+    assert code == 2, stderr
+    lines = stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), stderr
+    assert "Traceback" not in stderr
+    for fragment in fragments:
+        assert fragment in stderr
+
+
+def test_missing_file(tmp_path: Path) -> None:
+    code, stderr, _ = audit(tmp_path, str(tmp_path / "absent.csv"), "--label", "l")
+    assert_one_line_error(code, stderr, "absent.csv", "not found")
+
+
+def test_not_a_database(tmp_path: Path) -> None:
+    db = write(tmp_path / "x.db", b"this is not sqlite at all")
+    code, stderr, _ = audit(tmp_path, str(db), "--label", "l")
+    assert_one_line_error(code, stderr, "x.db", "not a SQLite database")
+
+
+def test_missing_table_lists_tables(tmp_path: Path) -> None:
+    db = tmp_path / "r.db"
+    with sqlite3.connect(db) as con:
+        con.execute("create table results (raw text, truth text, l int)")
+        con.execute("create table other (x int)")
+    code, stderr, _ = audit(tmp_path, str(db), "--table", "nope", "--label", "l")
+    assert_one_line_error(code, stderr, "nope", "other", "results")
+
+
+def test_missing_column_lists_columns(tmp_path: Path) -> None:
+    csv = write(tmp_path / "t.csv", b"output,answer,ok\nParis,Paris,1\n")
+    code, stderr, _ = audit(tmp_path, str(csv), "--raw", "output", "--truth", "gold", "--label", "ok")
+    assert_one_line_error(code, stderr, "'gold'", "output", "answer", "ok")
+
+
+def test_malformed_jsonl_names_file_and_line(tmp_path: Path) -> None:
+    jl = write(tmp_path / "r.jsonl", b'{"raw": "a", "truth": "a", "l": 1}\n{oops\n')
+    code, stderr, _ = audit(tmp_path, str(jl), "--label", "l")
+    assert_one_line_error(code, stderr, "r.jsonl:2", "--skip-bad-lines")
+
+
+def test_skip_bad_lines_is_counted_in_the_report(tmp_path: Path) -> None:
+    jl = write(tmp_path / "r.jsonl", b'{"raw": "a", "truth": "a", "l": 1}\n{oops\n{"raw": "b", "truth": "a", "l": 0}\n')
+    code, stderr, md = audit(tmp_path, str(jl), "--label", "l", "--skip-bad-lines")
+    assert code == 0, stderr
+    assert "| bad lines skipped | 1 |" in md.read_text()
+
+
+def test_empty_input(tmp_path: Path) -> None:
+    csv = write(tmp_path / "t.csv", b"raw,truth,l\n")
+    code, stderr, _ = audit(tmp_path, str(csv), "--label", "l")
+    assert_one_line_error(code, stderr, "t.csv", "no rows")
+
+
+def test_truth_column_all_null(tmp_path: Path) -> None:
+    csv = write(tmp_path / "t.csv", b"raw,truth,l\nParis,None,1\nRome,None,0\n")
+    code, stderr, _ = audit(tmp_path, str(csv), "--label", "l", "--null-values", "None")
+    assert_one_line_error(code, stderr, "truth column 'truth' has no values")
+
+
+def test_non_utf8_bytes_are_replaced_and_counted(tmp_path: Path) -> None:
+    csv = write(tmp_path / "t.csv", b"raw,truth,l\n\xff\xfeParis,Paris,1\nRome,Paris,0\n")
+    code, stderr, md = audit(tmp_path, str(csv), "--label", "l")
+    assert code == 0, stderr
+    text = md.read_text()
+    assert "| decode replacements | 2 |" in text
+    assert "replaced 2 invalid UTF-8 byte sequence(s)" in text
+
+
+def test_missing_stored_label_and_parse_explains_the_flags(tmp_path: Path) -> None:
+    csv = write(tmp_path / "t.csv", b"raw,truth\nParis,Paris\n")
+    code, stderr, _ = audit(tmp_path, str(csv))
+    assert_one_line_error(code, stderr, "--label COLUMN", "--parsed COLUMN")
+
+
+def test_debug_shows_the_traceback(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["--debug", "audit", str(tmp_path / "absent.csv"), "--quiet"])
+    assert result.exit_code != 0
+    assert result.exception is not None  # re-raised for the traceback
+
+
+@pytest.mark.parametrize("flag", ["--out-md", "--out-json", "--out-html"])
+def test_never_writes_over_an_input(tmp_path: Path, flag: str) -> None:
+    csv = write(tmp_path / "t.csv", b"raw,truth,l\nParis,Paris,1\n")
+    before = csv.read_bytes()
+    result = runner.invoke(app, ["audit", str(csv), "--label", "l", "--quiet", flag, str(csv)])
+    assert_one_line_error(result.exit_code, result.stderr, "refusing to write")
+    assert csv.read_bytes() == before
