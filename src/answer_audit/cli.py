@@ -92,7 +92,7 @@ def parsers_cmd(
     table = Table("preset", "family", "rules, in order" if rules else "first rule")
     for name, preset in sorted(preset_set.items()):
         steps = preset.describe()
-        table.add_row(name, preset.family, "\n".join(steps) if rules else steps[0])
+        table.add_row(name, preset.family, Text("\n".join(steps) if rules else steps[0]))
     out.print(table)
 
 
