@@ -2,16 +2,22 @@
 
     python benchmarks/run.py            # 100k rows (quick)
     python benchmarks/run.py --full     # 1M rows
-    python benchmarks/run.py --profile  # cProfile of the Parquet audit, top functions
+    python benchmarks/run.py --profile  # cProfile of the Parquet audit: top functions
 
-Every measurement runs in a fresh subprocess, so its peak RSS (``ru_maxrss`` from ``wait4``) is
-its own. Rows come from ``benchmarks/generate.py`` (made once, then cached in benchmarks/data).
+Every measurement runs in a fresh subprocess that reports its own peak RSS: ``VmHWM`` from
+/proc/self/status, because on Linux ``getrusage``'s ``ru_maxrss`` carries the parent's peak
+across fork and exec (a 500 MB parent makes every child report >= 500 MB). Rows come from
+``benchmarks/generate.py`` (made once, then cached in benchmarks/data).
 
-- extraction: one preset's ``extract`` on every row's raw text; seconds exclude loading.
-- audit: ``answer-audit audit ... --quiet`` with the default schemes, wall time of the whole
-  process (start-up, loading, scoring, report), from Parquet and from SQLite run folders.
-- per-row loop: the same rules in a plain loop (each default scheme parsed and matched per row,
-  plus the consistency check, marker search and think split); seconds exclude loading.
+- extract: one preset's ``extract`` on every row's raw text; seconds exclude loading.
+- audit: the ``answer-audit audit ... --quiet`` command with the default schemes (the CLI's
+  command run in a fresh interpreter): wall time of the whole process (start-up, loading,
+  scoring, report), from Parquet and from SQLite run folders.
+- loop: the same rules in a plain per-row loop (each default scheme parsed and matched per row,
+  the consistency check, marker search and think split); seconds exclude loading.
+
+Per-row work (extract, loop) stops after ``--cap`` seconds and reports the rate over the rows
+it did (rows are i.i.d., so the rate is that of the whole file); the audits always run in full.
 """
 
 from __future__ import annotations
@@ -19,11 +25,11 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +40,9 @@ import generate  # noqa: E402
 
 QUICK_ROWS = 100_000
 FULL_ROWS = 1_000_000
+DEFAULT_CAP_S = 60.0
 GROUPS = "temperature,variant,condition"
+FILE_ARGS = ("--raw", "raw", "--truth", "truth", "--parsed", "parsed", "--label", "label")
 TARGET_ROWS_PER_S = 100_000
 TARGET_SPEEDUP = 20.0
 TARGET_RSS_MULTIPLE = 2.5
@@ -43,22 +51,57 @@ TARGET_RSS_MULTIPLE = 2.5
 # ------------------------------------------------------------------ children
 
 
-def child_extract(preset_name: str, parquet: str) -> dict[str, Any]:
+def timed_rows(rows: Iterable[Any], work: Callable[[Any], object], cap: float) -> dict[str, Any]:
+    """Run ``work`` on each row until done or ``cap`` seconds passed; rows done and seconds."""
+    started, cpu = time.perf_counter(), time.process_time()
+    done = 0
+    for done, row in enumerate(rows, start=1):
+        work(row)
+        if done % 1000 == 0 and time.perf_counter() - started > cap:
+            break
+    return {
+        "seconds": time.perf_counter() - started,
+        "cpu": time.process_time() - cpu,
+        "rows": done,
+    }
+
+
+def peak_rss_mb() -> float:
+    """This process's peak resident set size in MB (since its exec)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # may include the parent's
+
+
+def child_cli(*args: str) -> dict[str, Any]:
+    import typer
+
+    from answer_audit.cli import app
+
+    typer.main.get_command(app)(list(args), standalone_mode=False)
+    return {}
+
+
+def child_extract(preset_name: str, parquet: str, cap: str) -> dict[str, Any]:
     import polars as pl
 
     from answer_audit import get_parser
 
     preset = get_parser(preset_name)
     raws = pl.read_parquet(parquet, columns=["raw"])["raw"].to_list()
-    started = time.perf_counter()
-    for raw in raws:
-        if raw is not None:
-            preset.extract(raw)
-    return {"seconds": time.perf_counter() - started, "rows": len(raws)}
+    result = timed_rows(raws, lambda raw: raw is None or preset.extract(raw), float(cap))
+    return {**result, "of": len(raws)}
 
 
-def child_loop(parquet: str) -> dict[str, Any]:
-    """The default freeform audit's rules, one row at a time, with no caching."""
+def child_loop(parquet: str, cap: str) -> dict[str, Any]:
+    """The default free-form audit's rules, one row at a time, with no caching."""
     import polars as pl
 
     from answer_audit import get_parser, is_correct, strip_think
@@ -66,43 +109,42 @@ def child_loop(parquet: str) -> dict[str, Any]:
     from answer_audit.schemes import default_schemes
 
     frame = pl.read_parquet(parquet, columns=["raw", "parsed", "truth"])
-    raws, stored, truths = (frame[c].to_list() for c in ("raw", "parsed", "truth"))
+    rows = list(zip(*(frame[c].to_list() for c in ("raw", "parsed", "truth")), strict=True))
     del frame
-    schemes = [(get_parser(s.parser) if not s.uses_stored_parse else None, s.normalizer)
-               for s in default_schemes("freeform")]  # fmt: skip
-    started = time.perf_counter()
-    hits = 0
-    for raw, parsed, truth in zip(raws, stored, truths, strict=True):
+    schemes = [
+        (None if s.uses_stored_parse else get_parser(s.parser), s.normalizer)
+        for s in default_schemes("freeform")
+    ]
+
+    def one_row(row: tuple[str | None, str | None, str | None]) -> int:
+        raw, parsed, truth = row
+        hits = 0
         for preset, normalizer in schemes:
-            value = (
-                parsed if preset is None else (None if raw is None else preset.extract(raw).value)
-            )
+            value = parsed if preset is None else None if raw is None else preset.extract(raw).value
             hits += bool(is_correct(None if value is None else str(value), truth, normalizer))
         hits += bool(is_correct(parsed, truth, "v1"))  # consistency of the stored labels
         low_raw, low_parsed = (raw or "").lower(), (parsed or "").lower()
         for low in (low_raw, low_parsed):
             hits += any(m in low for m in ROLE_MARKERS) + any(m in low for m in BLOCK_MARKERS)
-        if "</think>" in low_raw:
+        if raw is not None and "</think>" in low_raw:
             hits += bool(is_correct(strip_think(raw), truth, "v2"))
-    return {"seconds": time.perf_counter() - started, "rows": len(raws), "hits": hits}
+        return hits
+
+    return {**timed_rows(rows, one_row, float(cap)), "of": len(rows)}
 
 
-CHILDREN = {"extract": child_extract, "loop": child_loop}
+CHILDREN: dict[str, Callable[..., dict[str, Any]]] = {
+    "cli": child_cli,
+    "extract": child_extract,
+    "loop": child_loop,
+}
 
 
 # ------------------------------------------------------------------ parent
 
 
-def cli_path() -> str:
-    beside = Path(sys.executable).parent / "answer-audit"
-    found = str(beside) if beside.exists() else shutil.which("answer-audit")
-    if found is None:
-        sys.exit("answer-audit not found; run with the project venv: .venv/bin/python")
-    return found
-
-
-def run_measured(cmd: list[str]) -> tuple[float, float, str]:
-    """Run ``cmd``; its wall seconds, its own peak RSS in MB, and its stdout."""
+def run_measured(cmd: list[str]) -> dict[str, Any]:
+    """Run ``cmd``: its wall and CPU seconds, and its stdout."""
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         started = time.perf_counter()
         proc = subprocess.Popen(cmd, stdout=out, stderr=err)
@@ -114,19 +156,22 @@ def run_measured(cmd: list[str]) -> tuple[float, float, str]:
         stdout, stderr = out.read().decode(), err.read().decode()
     if proc.returncode != 0:
         raise RuntimeError(f"{' '.join(cmd)} failed ({proc.returncode}):\n{stderr[-2000:]}")
-    return wall, usage.ru_maxrss / 1024, stdout  # Linux reports kilobytes
+    return {
+        "wall": wall,
+        "cpu_total": usage.ru_utime + usage.ru_stime,
+        "stdout": stdout,
+    }
 
 
 def measure_child(kind: str, *args: str) -> dict[str, Any]:
-    wall, rss, stdout = run_measured([sys.executable, __file__, "--child", kind, *args])
-    result: dict[str, Any] = json.loads(stdout.strip().splitlines()[-1])
-    return {**result, "wall": wall, "rss_mb": rss}
+    run = run_measured([sys.executable, __file__, "--child", kind, *args])
+    result: dict[str, Any] = json.loads(run.pop("stdout").strip().splitlines()[-1])
+    return {**run, **result}
 
 
 def measure_audit(args: list[str], rows: int, tmp: Path) -> dict[str, Any]:
-    cmd = [cli_path(), "audit", *args, "--quiet", "--out-md", str(tmp / "audit.md")]
-    wall, rss, _ = run_measured(cmd)
-    return {"seconds": wall, "rows": rows, "wall": wall, "rss_mb": rss}
+    run = measure_child("cli", "audit", *args, "--quiet", "--out-md", str(tmp / "audit.md"))
+    return {**run, "seconds": run["wall"], "cpu": run["cpu_total"], "rows": rows, "of": rows}
 
 
 def raw_megabytes(parquet: Path) -> float:
@@ -136,36 +181,8 @@ def raw_megabytes(parquet: Path) -> float:
     return float(raw.item()) / 1e6
 
 
-def measure_all(n: int, seed: int, presets: list[str], skip_loop: bool) -> dict[str, Any]:
-    parquet = generate.ensure_parquet(n, seed)
-    runs, metadata = generate.ensure_runs(n, seed)
-    lines: list[dict[str, Any]] = []
-
-    def add(section: str, name: str, result: dict[str, Any]) -> None:
-        lines.append({"section": section, "name": name, **result})
-        print(f"  {section:<10} {name:<22} {result['seconds']:8.2f}s", file=sys.stderr, flush=True)
-
-    for preset in presets:
-        add("extract", preset, measure_child("extract", preset, str(parquet)))
-    with tempfile.TemporaryDirectory(prefix="answer-audit-bench-") as tmp:
-        file_args = [str(parquet), "--raw", "raw", "--truth", "truth", "--parsed", "parsed",
-                     "--label", "label", "--group-by", GROUPS]  # fmt: skip
-        add("audit", "from Parquet", measure_audit(file_args, n, Path(tmp)))
-        runs_args = ["--runs-dir", str(runs), "--metadata", str(metadata)]
-        add("audit", "from SQLite runs", measure_audit(runs_args, n, Path(tmp)))
-    if not skip_loop:
-        add("loop", "per-row Python loop", measure_child("loop", str(parquet)))
-    return {
-        "rows": n,
-        "seed": seed,
-        "raw_mb": raw_megabytes(parquet),
-        "package": package_source(),
-        "lines": lines,
-    }
-
-
 def package_source() -> str:
-    """Which answer_audit was measured: its folder and, inside a git checkout, the commit."""
+    """Which answer_audit is measured: its folder and, inside a git checkout, the commit."""
     import answer_audit
 
     where = Path(answer_audit.__file__).resolve().parent
@@ -179,21 +196,52 @@ def package_source() -> str:
     return f"{where} ({commit})"
 
 
+def measure_all(
+    n: int, seed: int, presets: list[str], skip_loop: bool, cap: float
+) -> dict[str, Any]:
+    parquet = generate.ensure_parquet(n, seed)
+    runs, metadata = generate.ensure_runs(n, seed)
+    report: dict[str, Any] = {"rows": n, "seed": seed, "raw_mb": raw_megabytes(parquet)}
+    report.update(package=package_source(), load_before=os.getloadavg(), lines=[])
+
+    def add(section: str, name: str, result: dict[str, Any]) -> None:
+        report["lines"].append({"section": section, "name": name, **result})
+        print(f"  {section:<8} {name:<20} {result['seconds']:8.2f}s", file=sys.stderr, flush=True)
+
+    for preset in presets:
+        add("extract", preset, measure_child("extract", preset, str(parquet), str(cap)))
+    with tempfile.TemporaryDirectory(prefix="answer-audit-bench-") as tmp:
+        file_args = [str(parquet), *FILE_ARGS, "--group-by", GROUPS]
+        add("audit", "from Parquet", measure_audit(file_args, n, Path(tmp)))
+        runs_args = ["--runs-dir", str(runs), "--metadata", str(metadata)]
+        add("audit", "from SQLite runs", measure_audit(runs_args, n, Path(tmp)))
+    if not skip_loop:
+        add("loop", "per-row Python loop", measure_child("loop", str(parquet), str(cap)))
+    report["load_after"] = os.getloadavg()
+    return report
+
+
 def render(report: dict[str, Any]) -> str:
     raw_mb = report["raw_mb"]
+    load = "/".join(f"{x:.1f}" for x in report["load_before"][:1] + report["load_after"][:1])
     out = [
         f"{report['rows']:,} rows, raw text {raw_mb:.0f} MB (UTF-8), seed {report['seed']}",
-        f"answer_audit: {report['package']}; {os.cpu_count()} CPUs, Python {sys.version.split()[0]}",
+        f"answer_audit: {report['package']}",
+        f"{os.cpu_count()} CPUs, Python {sys.version.split()[0]}, load average before/after {load}",
         "",
+        f"{'section':<8} {'measurement':<20} {'rows':>10} {'seconds':>8} {'cpu s':>7} "
+        f"{'rows/s':>9} {'peak RSS MB':>11} {'RSS/raw':>8}",
     ]
-    out.append(f"{'section':<9} {'measurement':<22} {'seconds':>9} {'rows/s':>11} "
-               f"{'peak RSS MB':>12} {'RSS/raw':>8}")  # fmt: skip
     for line in report["lines"]:
         rate = line["rows"] / line["seconds"] if line["seconds"] else float("inf")
+        rows = f"{line['rows']:,}" + ("*" if line["rows"] < line["of"] else "")
         out.append(
-            f"{line['section']:<9} {line['name']:<22} {line['seconds']:9.2f} {rate:11,.0f} "
-            f"{line['rss_mb']:12,.0f} {line['rss_mb'] / raw_mb:7.2f}x"
+            f"{line['section']:<8} {line['name']:<20} {rows:>10} {line['seconds']:8.2f} "
+            f"{line['cpu']:7.1f} {rate:9,.0f} {line['rss_mb']:11,.0f} "
+            f"{line['rss_mb'] / raw_mb:7.2f}x"
         )
+    if any(line["rows"] < line["of"] for line in report["lines"]):
+        out.append("* stopped at the time cap; rows/s is over the rows done")
     return "\n".join(out)
 
 
@@ -203,29 +251,31 @@ def verdicts(report: dict[str, Any]) -> list[str]:
     loop = by.get("per-row Python loop")
     out = []
     if report["rows"] < FULL_ROWS:
-        out.append(f"(targets are set for {FULL_ROWS:,} rows; at {report['rows']:,} they are "
-                   "indicative: start-up and report time weigh more)")  # fmt: skip
+        out.append(
+            f"(targets are set for {FULL_ROWS:,} rows; at {report['rows']:,} they are "
+            "indicative: start-up and report time weigh more)"
+        )
     for name in ("from Parquet", "from SQLite runs"):
         line = by[name]
         rate = line["rows"] / line["seconds"]
-        out.append(_check(f"audit {name}: rows/s >= {TARGET_ROWS_PER_S:,}", rate,
-                          rate >= TARGET_ROWS_PER_S, f"{rate:,.0f}"))  # fmt: skip
+        ok = rate >= TARGET_ROWS_PER_S
+        out.append(_check(f"audit {name}: rows/s >= {TARGET_ROWS_PER_S:,}", ok, f"{rate:,.0f}"))
         if loop is not None:
             ratio = rate / (loop["rows"] / loop["seconds"])
-            out.append(_check(f"audit {name}: >= {TARGET_SPEEDUP:g}x the per-row loop", ratio,
-                              ratio >= TARGET_SPEEDUP, f"{ratio:.2f}x"))  # fmt: skip
+            what = f"audit {name}: >= {TARGET_SPEEDUP:g}x the per-row loop"
+            out.append(_check(what, ratio >= TARGET_SPEEDUP, f"{ratio:.2f}x"))
         multiple = line["rss_mb"] / raw_mb
-        out.append(_check(f"audit {name}: peak RSS < {TARGET_RSS_MULTIPLE}x raw text", multiple,
-                          multiple < TARGET_RSS_MULTIPLE, f"{multiple:.2f}x"))  # fmt: skip
+        what = f"audit {name}: peak RSS < {TARGET_RSS_MULTIPLE}x raw text"
+        out.append(_check(what, multiple < TARGET_RSS_MULTIPLE, f"{multiple:.2f}x"))
     return out
 
 
-def _check(what: str, value: float, ok: bool, shown: str) -> str:
+def _check(what: str, ok: bool, shown: str) -> str:
     return f"{'PASS' if ok else 'FAIL'}  {what}: {shown}"
 
 
 def profile(n: int, seed: int, top: int) -> None:
-    """cProfile of the Parquet audit in this process: the top functions by cumulative time."""
+    """cProfile of the Parquet audit in this process: top functions by cumulative, own time."""
     import cProfile
     import pstats
 
@@ -235,34 +285,34 @@ def profile(n: int, seed: int, top: int) -> None:
 
     parquet = generate.ensure_parquet(n, seed)
     with tempfile.TemporaryDirectory(prefix="answer-audit-bench-") as tmp:
-        args = ["audit", str(parquet), "--raw", "raw", "--truth", "truth", "--parsed", "parsed",
-                "--label", "label", "--group-by", GROUPS, "--quiet", "--out-md", f"{tmp}/a.md"]  # fmt: skip
+        args = ["audit", str(parquet), *FILE_ARGS, "--group-by", GROUPS, "--quiet"]
         command = typer.main.get_command(app)
         profiler = cProfile.Profile()
         profiler.enable()
-        command(args, standalone_mode=False)
+        command([*args, "--out-md", f"{tmp}/audit.md"], standalone_mode=False)
         profiler.disable()
     stats = pstats.Stats(profiler, stream=sys.stdout)
-    stats.sort_stats("cumulative").print_stats(top)
+    stats.sort_stats("cumulative").print_stats("answer_audit", top)
     stats.sort_stats("tottime").print_stats(top)
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["--child"]:  # one measurement, in this fresh process
+        kind, *rest = argv[1:]
+        print(json.dumps({**CHILDREN[kind](*rest), "rss_mb": peak_rss_mb()}))
+        return 0
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--full", action="store_true", help=f"{FULL_ROWS:,} rows")
     parser.add_argument("--rows", type=int, help="any number of rows (overrides --full)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--presets", nargs="*", help="extraction presets (default: all)")
     parser.add_argument("--skip-loop", action="store_true", help="no per-row loop line")
+    parser.add_argument("--cap", type=float, default=DEFAULT_CAP_S, help="seconds per row loop")
     parser.add_argument("--json", help="also write the measurements as JSON here")
     parser.add_argument("--profile", action="store_true", help="cProfile the Parquet audit")
     parser.add_argument("--top", type=int, default=15, help="functions shown by --profile")
-    parser.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    if args.child:
-        kind, *rest = args.child
-        print(json.dumps(CHILDREN[kind](*rest)))
-        return 0
     n = args.rows or (FULL_ROWS if args.full else QUICK_ROWS)
     if args.profile:
         profile(n, args.seed, args.top)
@@ -270,7 +320,7 @@ def main(argv: list[str] | None = None) -> int:
     from answer_audit import list_parsers
 
     presets = list_parsers() if args.presets is None else args.presets
-    report = measure_all(n, args.seed, presets, args.skip_loop)
+    report = measure_all(n, args.seed, presets, args.skip_loop, args.cap)
     print(render(report))
     checks = verdicts(report)
     print("\n" + "\n".join(checks))

@@ -162,6 +162,8 @@ def audit_cmd(
     table: opt.SqlTable = None,
     query: opt.SqlQuery = None,
     skip_bad_lines: opt.SkipBad = False,
+    metric: opt.Metric = None,
+    scorer: opt.Scorer = None,
     id_col: opt.IdCol = None,
     raw: opt.RawCol = "raw",
     parsed: opt.ParsedCol = None,
@@ -198,7 +200,7 @@ def audit_cmd(
     spec = SourceSpec(
         paths=tuple(sources or ()), runs_dir=runs_dir, metadata=metadata,
         conditions=split_list(conditions), fmt=fmt, records_key=records, table=table,
-        query=query, skip_bad_lines=skip_bad_lines,
+        query=query, skip_bad_lines=skip_bad_lines, metric=metric, scorer=scorer,
     )  # fmt: skip
     cmap = ColumnMap(
         id=id_col, raw=raw, parsed=parsed, label=label, truth=truth,
@@ -319,9 +321,9 @@ def demo_cmd(
     audit_cmd(
         sources=None, runs_dir=out_dir / "runs", metadata=metadata,
         conditions=",".join(RUN_CONDITIONS), fmt="auto", records=None, table=None, query=None,
-        skip_bad_lines=False, id_col=None, raw="raw", parsed=None, label=None, truth="truth",
-        group_by=None, null_values=None, kind="freeform", scheme=None, presets=None, seed=seed,
-        bootstrap=1000, max_rows=40, max_examples=30,
+        skip_bad_lines=False, metric=None, scorer=None, id_col=None, raw="raw", parsed=None,
+        label=None, truth="truth", group_by=None, null_values=None, kind="freeform", scheme=None,
+        presets=None, seed=seed, bootstrap=1000, max_rows=40, max_examples=30,
         out_md=out_dir / "answer_parsing_audit.md", out_json=out_dir / "answer_parsing_audit.json",
         out_html=out_dir / "answer_parsing_audit.html", quiet=quiet,
     )  # fmt: skip

@@ -10,12 +10,26 @@ import typer
 
 Sources = Annotated[
     list[Path] | None,
-    typer.Argument(help="Input files: CSV, JSONL, JSON, Parquet or SQLite (several are concatenated).",
-                   show_default=False),
+    typer.Argument(help="Input files: CSV, JSONL, JSON, Parquet, SQLite, lm-eval samples or "
+                        "inspect_ai logs (several are concatenated).", show_default=False),
 ]  # fmt: skip
 Fmt = Annotated[
-    str, typer.Option("--format", help="Input format: auto, csv, jsonl, json, parquet, sqlite.")
+    str,
+    typer.Option(
+        "--format",
+        help="Input format: auto, csv, jsonl, json, parquet, sqlite, lm-eval, inspect.",
+    ),
 ]
+Metric = Annotated[
+    str | None,
+    typer.Option("--metric", help="lm-eval samples: 0/1 metric that is the stored label "
+                                  "(default exact_match when present)."),
+]  # fmt: skip
+Scorer = Annotated[
+    str | None,
+    typer.Option("--scorer", help="inspect_ai logs: scorer whose value and answer are the "
+                                  "stored label and parse (default: the only one)."),
+]  # fmt: skip
 Records = Annotated[str | None, typer.Option("--records", help="JSON: key of the list of records.")]
 SqlTable = Annotated[str | None, typer.Option("--table", help="SQLite: table to read.")]
 SqlQuery = Annotated[str | None, typer.Option("--query", help="SQLite: SELECT query to read.")]

@@ -100,6 +100,8 @@ def rescore_cmd(
     table: opt.SqlTable = None,
     query: opt.SqlQuery = None,
     skip_bad_lines: opt.SkipBad = False,
+    metric: opt.Metric = None,
+    scorer: opt.Scorer = None,
     choices: opt.Choices = None,
     presets: opt.Presets = None,
     field: opt.JsonField = None,
@@ -121,7 +123,8 @@ def rescore_cmd(
 ) -> None:
     """Re-extract saved outputs with a parser preset and compare with the stored answers."""
     spec = SourceSpec(paths=tuple(sources or ()), fmt=fmt, records_key=records, table=table,
-                      query=query, skip_bad_lines=skip_bad_lines)  # fmt: skip
+                      query=query, skip_bad_lines=skip_bad_lines, metric=metric,
+                      scorer=scorer)  # fmt: skip
     cmap = ColumnMap(id=id_col, raw=raw, parsed=stored, label=stored_label, truth=truth,
                      error=error, group_by=split_list(group_by),
                      null_values=split_list(null_values))  # fmt: skip
@@ -184,6 +187,8 @@ def diff_cmd(
     fmt: opt.Fmt = "auto",
     records: opt.Records = None,
     skip_bad_lines: opt.SkipBad = False,
+    metric: opt.Metric = None,
+    scorer: opt.Scorer = None,
     choices: opt.Choices = None,
     presets: opt.Presets = None,
     field: opt.JsonField = None,
@@ -203,7 +208,8 @@ def diff_cmd(
     paths = tuple(sources or ())
     cmap = ColumnMap(id=id_col, raw=raw, truth=truth, error=error, group_by=split_list(group_by),
                      null_values=split_list(null_values))  # fmt: skip
-    spec = SourceSpec(paths=paths, fmt=fmt, records_key=records, skip_bad_lines=skip_bad_lines)
+    spec = SourceSpec(paths=paths, fmt=fmt, records_key=records, skip_bad_lines=skip_bad_lines,
+                      metric=metric, scorer=scorer)  # fmt: skip
     if not paths:
         raise ValueError("no input: pass one result file, or two with --align")
     adhoc = _json_flags(field, null_as, allowed, no_integer_fallback)

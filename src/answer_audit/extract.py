@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from answer_audit.extraction import Extraction
 from answer_audit.parsers import ChoicePreset, Parser, get_parser
@@ -13,16 +13,19 @@ def extract(
     parser: str | Parser = "choice/v3",
     *,
     choices: str | None = None,
+    choices_text: Sequence[str] | Mapping[str, str] | None = None,
     presets: Mapping[str, Parser] | None = None,
 ) -> Extraction:
     """Extract the answer from ``text`` with a preset (by name, or a preset object).
 
-    ``choices`` overrides the choice set of a multiple-choice preset (e.g. ``"abcde"``).
+    ``choices`` overrides the choice set of a multiple-choice preset (e.g. ``"abcde"``);
+    ``choices_text`` gives the options' texts (in order, or keyed by letter), which presets
+    with an ``option-text`` step (``choice/v4``) match when no letter is given.
 
     >>> extract("Reasoning...\\n\\nAnswer: C", "choice/v3")
     Extraction(value='c', rule='answer-line', span=(22, 23))
     """
     preset = get_parser(parser, presets) if isinstance(parser, str) else parser
     if isinstance(preset, ChoicePreset):
-        return preset.extract(text, choices)
+        return preset.extract(text, choices, choices_text)
     return preset.extract(text)

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from answer_audit.sources import ColumnMap, LoadedTable, SourceError, load_files, load_runs
+from answer_audit.sources.frameworks import default_groups
 
 RUN_GROUPS = ("temperature", "variant", "condition")
 RUN_CONDITIONS = ("control", "asch_history_5", "authoritative_bias")
@@ -24,6 +25,8 @@ class SourceSpec:
     table: str | None = None
     query: str | None = None
     skip_bad_lines: bool = False
+    metric: str | None = None
+    scorer: str | None = None
 
     @property
     def inputs(self) -> tuple[Path, ...]:
@@ -33,7 +36,8 @@ class SourceSpec:
 
 
 def load(spec: SourceSpec, cmap: ColumnMap) -> tuple[LoadedTable, tuple[str, ...]]:
-    """The canonical table and the group columns to use (the map's, or the run defaults)."""
+    """The canonical table and the group columns to use (the map's, or the run or framework
+    defaults)."""
     if spec.runs_dir is not None or spec.metadata is not None:
         if spec.paths:
             raise SourceError("give either input files or --runs-dir/--metadata, not both")
@@ -51,5 +55,8 @@ def load(spec: SourceSpec, cmap: ColumnMap) -> tuple[LoadedTable, tuple[str, ...
         table=spec.table,
         query=spec.query,
         skip_bad_lines=spec.skip_bad_lines,
+        metric=spec.metric,
+        scorer=spec.scorer,
     )
-    return loaded, cmap.group_by
+    formats = [f["format"] for f in loaded.coverage["files"]]
+    return loaded, cmap.group_by or default_groups(formats)

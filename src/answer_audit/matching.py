@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from types import MappingProxyType
 
 from answer_audit.matching_v3 import match_v3
-from answer_audit.numbers import close_enough, final_number, parse_number, prepare
+from answer_audit.numbers import close_enough, final_number, prepare
 from answer_audit.text import NORMALIZERS, normalize
 
 SHORT_TRUTH_MAX_LEN = 4
@@ -70,16 +70,12 @@ def _containment(normalizer: str) -> Matcher:
 
 
 def _numeric(prediction: str, truth: str, rel_tol: float) -> bool | None:
-    expected = parse_number(truth)
+    """The prediction's answer number (`final_number`) equals the truth's, within ``rel_tol``."""
+    expected, _ = final_number(prepare(truth).text)
     if expected is None:
-        expected, _ = final_number(prepare(truth).text)[0], None
-        if expected is None:
-            return None
-        expected_value = expected.value
-    else:
-        expected_value = expected
+        return None
     found, _ = final_number(prepare(prediction).text)
-    return found is not None and close_enough(found.value, expected_value, rel_tol)
+    return found is not None and close_enough(found.value, expected.value, rel_tol)
 
 
 MATCHERS: Mapping[str, Matcher] = MappingProxyType(

@@ -10,7 +10,7 @@ On top of v2's boundary-safe containment (after the v3 normalizer):
   (``not Tokyo``), an operand (``12 × 12 = 144`` does not state 12) or one item of a list of
   numbers (``1, 4, 9, 16, 25``);
 - yes/no truths are read from the answer's polarity: an explicit yes or no, where a "No"
-  followed by an affirmation rejects the user's claim (``No, 7 is a prime number`` is yes).
+  followed by an affirmation rejects the user's claim (``No, 11 is a prime number`` is yes).
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ _NEGATED_BEFORE = re.compile(
 )
 _NEGATED_AFTER = re.compile(r"^[\s,]*(?:is|was|are)\s+(?:not|incorrect|wrong)\b|^[\s,]*isn't\b")
 # Items of a list: three or more numbers ("1, 4, 9, 16"), or names closed by "and"/"or"/"etc"
-# ("Berlin, Munich, Frankfurt, and others"). "Washington, D.C., not New York" is no list.
+# ("Berlin, Munich, Frankfurt, and others"). "Washington, D.C., not Boston" is no list.
 _NUM = r"-?\d+(?:\.\d+)?"
 _NAME = r"[a-z][\w'-]*(?: [a-z][\w'-]*)?"
 _LIST = re.compile(
@@ -179,9 +179,11 @@ def _polarity(p: str) -> str | None:
         if m is not None:
             said = m.group(1)
             if said == "no":
-                nearby = sentence[m.end() :] + " " + (sentences[i + 1] if i + 1 < len(sentences) else "")
+                nearby = (
+                    sentence[m.end() :] + " " + (sentences[i + 1] if i + 1 < len(sentences) else "")
+                )
                 if _AFFIRMS.search(nearby) and not _DENIES.search(nearby):
-                    said = "yes"  # "No, 7 is a prime number": rejects the claim, not the fact
+                    said = "yes"  # "No, 11 is a prime number": rejects the claim, not the fact
             verdict = said
         elif _CONCLUSION.match(sentence):
             if _DENIES.search(sentence):

@@ -42,7 +42,11 @@ _UNITS = (
     (r"degrees? (?:celsius|centigrade)|° ?c\b|celsius", "°c"),
     (r"per ?cent\b", "%"),
 )  # fmt: skip
-_UNIT_PATTERNS = tuple((re.compile(rf"(?<![a-z]){p}(?![a-z])"), s) for p, s in _UNITS)
+_SPACE, _MAYBE_SPACE = r"\s+", r"\s*"  # a space in a unit phrase: any run of whitespace
+_UNIT_PATTERNS = tuple(
+    (re.compile("(?<![a-z])" + p.replace(" ?", _MAYBE_SPACE).replace(" ", _SPACE) + "(?![a-z])"), s)
+    for p, s in _UNITS
+)
 
 _ONES = {
     "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
@@ -57,23 +61,13 @@ _TENS = {
 _SCALES = {"hundred": 100, "thousand": 1000, "million": 10**6, "billion": 10**9}
 _WORD = "|".join(sorted([*_ONES, *_TENS, *_SCALES], key=len, reverse=True))
 _NUMBER_WORDS = re.compile(rf"\b(?:{_WORD})(?:(?:[\s-]+|\s+and\s+)(?:{_WORD}))*\b")
-_PUNCT = re.compile(r"[,;:!?'\"()\[\]{}]|(?<!\d)\.|\.(?!\d)")
+_PUNCT = re.compile(r"[,;:!?'\"()\[\]{}\\]|(?<!\d)\.|\.(?!\d)")
 _WHITESPACE = re.compile(r"\s+")
 
 
 def canonical_v3(text: str) -> str:
     """Every v3 rewrite except the last: punctuation is kept, so sentences can still be read."""
-    text = unicodedata.normalize("NFKC", text).lower().replace("\u2044", "/")
-    for pattern, repl in _LATEX_SYMBOLS:
-        text = pattern.sub(repl, text)
-    text = _LATEX_COMMANDS.sub(" ", text).replace("{", " ").replace("}", " ")
-    text = _MARKDOWN.sub(" ", text)
-    text = _THOUSANDS.sub("", text)
-    text = _NUMBER_WORDS.sub(_words_to_number, text)
-    text = re.sub(r"\s*\^\s*", "^", text)
-    for pattern, symbol in _UNIT_PATTERNS:
-        text = pattern.sub(symbol, text)
-    return _DOTTED_ABBREVIATION.sub(lambda m: m.group(0).replace(".", ""), text)
+    return _rewrite(text, strip_punctuation=False)
 
 
 def normalize_v3(text: str) -> str:
@@ -84,8 +78,24 @@ def normalize_v3(text: str) -> str:
     >>> normalize_v3("About 299,792 kilometres per second (H₂O, Washington, D.C.)")
     'about 299792 km/s h2o washington dc'
     """
-    text = _PUNCT.sub(" ", canonical_v3(text))
-    return _WHITESPACE.sub(" ", text).strip()
+    return _WHITESPACE.sub(" ", _rewrite(text, strip_punctuation=True)).strip()
+
+
+def _rewrite(text: str, *, strip_punctuation: bool) -> str:
+    text = unicodedata.normalize("NFKC", text).lower().replace("\u2044", "/")
+    for pattern, repl in _LATEX_SYMBOLS:
+        text = pattern.sub(repl, text)
+    text = _LATEX_COMMANDS.sub(" ", text).replace("{", " ").replace("}", " ")
+    text = _MARKDOWN.sub(" ", text)
+    text = _THOUSANDS.sub("", text)
+    text = _DOTTED_ABBREVIATION.sub(lambda m: m.group(0).replace(".", ""), text)
+    if strip_punctuation:  # before the word rewrites, so a second pass finds nothing new
+        text = _WHITESPACE.sub(" ", _PUNCT.sub(" ", text))
+    text = _NUMBER_WORDS.sub(_words_to_number, text)
+    text = re.sub(r"\s*\^\s*", "^", text)
+    for pattern, symbol in _UNIT_PATTERNS:
+        text = pattern.sub(symbol, text)
+    return text
 
 
 def _words_to_number(m: re.Match[str]) -> str:

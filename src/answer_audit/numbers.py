@@ -18,7 +18,7 @@ from answer_audit.offsets import OffsetMap, nfkc_lower_with_map
 
 _NUMBER = re.compile(
     r"(?<![\w./])(?:(?<!\d,)|(?!\d{3}(?!\d)))"  # not inside a word, decimal or 1,234
-    r"(?P<sign>[-+−]\s?)?"
+    r"(?P<sign>[-+−])?"
     r"(?P<cur>[$€£¥₹]\s?)?"
     r"(?:(?P<int>\d{1,3}(?:,\d{3})+(?![\d])|\d+)(?:\.(?P<frac>\d+))?|\.(?P<bare>\d+))"
     r"(?:/(?P<den>\d+)(?![\d./]))?"
@@ -90,6 +90,8 @@ _REWRITES: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = 
 def prepare(text: str) -> Prepared:
     """NFKC + lowercase, ``\\frac{a}{b}`` written ``a/b``, LaTeX spacing dropped; offsets mapped."""
     norm, origin = nfkc_lower_with_map(text)
+    if not any(pattern.search(norm) for pattern, _ in _REWRITES):
+        return Prepared(norm, origin)
     starts = list(range(len(norm)))
     ends = [i + 1 for i in starts]
     for pattern, repl in _REWRITES:
@@ -130,9 +132,16 @@ def find_numbers(text: str) -> list[Number]:
     return found
 
 
+# Beyond these a "number" is noise (and exact arithmetic on it would be slow): not read.
+_MAX_DIGITS = 1000
+_MAX_EXPONENT = 400
+
+
 def _value(m: re.Match[str]) -> Fraction | None:
     whole = (m.group("int") or "0").replace(",", "")
     frac = m.group("frac") or m.group("bare") or ""
+    if len(whole) + len(frac) > _MAX_DIGITS:
+        return None
     value = Fraction(f"{whole}.{frac}" if frac else whole)
     if m.group("den") is not None:
         den = int(m.group("den"))
@@ -141,7 +150,10 @@ def _value(m: re.Match[str]) -> Fraction | None:
         value /= den
     exp = m.group("exp") or m.group("e")
     if exp is not None:
-        value *= Fraction(10) ** int(exp.replace("−", "-"))
+        power = int(exp.replace("−", "-")[:6])
+        if abs(power) > _MAX_EXPONENT:
+            return None
+        value *= Fraction(10) ** power
     sign = (m.group("sign") or "").strip()
     return -value if sign in ("-", "−") else value
 
@@ -200,16 +212,20 @@ def final_number(text: str) -> tuple[Number, str] | tuple[None, str]:
         n = numbers[0]
         return Number(n.value, start + n.start, start + n.end), "boxed"
     for rule, pattern in (("hash-answer", _HASHES), ("answer-line", _ANSWER)):
-        for m in reversed(list(pattern.finditer(text))):
-            line_end = text.find("\n", m.end())
-            segment = text[m.end() : len(text) if line_end < 0 else line_end]
-            numbers = find_numbers(segment)
+        found = list(pattern.finditer(text))
+        limit = len(text)  # each trigger reads up to the next one: linear on hostile input
+        for m in reversed(found):
+            line_end = text.find("\n", m.end(), limit)
+            stop = limit if line_end < 0 else line_end
+            numbers = find_numbers(text[m.end() : stop])
             if numbers:
                 n = numbers[0]
                 return Number(n.value, m.end() + n.start, m.end() + n.end), rule
-    numbers = find_numbers(text)
-    if numbers:
-        return numbers[-1], "last-number"
+            limit = m.start()
+    for m in reversed(list(_NUMBER.finditer(text))):  # read only the last one that has a value
+        value = _value(m)
+        if value is not None:
+            return Number(value, m.start(), m.end()), "last-number"
     return None, "not-found"
 
 

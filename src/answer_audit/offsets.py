@@ -15,12 +15,14 @@ class OffsetMap:
 
     __slots__ = ("_ends", "_starts")
 
-    def __init__(self, starts: list[int], ends: list[int]) -> None:
-        self._starts = starts
+    def __init__(self, starts: list[int] | None, ends: list[int] | None) -> None:
+        self._starts = starts  # None (with ends None): the identity map
         self._ends = ends
 
     def span(self, start: int, end: int) -> tuple[int, int]:
         """The original ``(start, end)`` covering normalized ``[start:end]`` (end > start)."""
+        if self._starts is None or self._ends is None:
+            return start, end
         return self._starts[start], self._ends[end - 1]
 
 
@@ -31,10 +33,11 @@ def nfkc_lower_with_map(text: str) -> tuple[str, OffsetMap | None]:
     reproduce the whole-string normalization (rare compositions such as Hangul jamo),
     the map is None.
     """
-    whole = unicodedata.normalize("NFKC", text).lower()
-    if whole == text:
-        positions = list(range(len(text)))
-        return whole, OffsetMap(positions, [p + 1 for p in positions])
+    nfkc = unicodedata.normalize("NFKC", text)
+    whole = nfkc.lower()
+    if nfkc == text and len(whole) == len(text):
+        # NFKC changed nothing and lowercasing kept every character one character long
+        return whole, OffsetMap(None, None)
     pieces: list[str] = []
     starts: list[int] = []
     ends: list[int] = []

@@ -71,7 +71,11 @@ def default_schemes(kind: Kind) -> list[Scheme]:
             Scheme("parse_only", "freeform/v2", "v1"),
             Scheme("parse_norm", "freeform/v2", "v2"),
             Scheme("norm_only", STORED, "v2"),
+            Scheme("parse_v3", "freeform/v3", "v3"),
         ]
+    # Every frozen preset of the family, the comparison ones (choice/answer-colon-first,
+    # choice/letter-boundary) included on purpose: how far common conventions move the
+    # numbers is what the audit is for.
     family = "choice" if kind == "choice" else "json"
     return [Scheme(name, name, "v1") for name, p in sorted(BUILTIN.items()) if p.family == family]
 

@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterable
 
 from answer_audit.normalizer_v3 import normalize_v3
 from answer_audit.numbers import normalize_number
+
 # Re-exported: they lived here first.
 from answer_audit.offsets import OffsetMap as OffsetMap
 from answer_audit.offsets import nfkc_lower_with_map as nfkc_lower_with_map
@@ -30,9 +31,12 @@ def think_region_start(text: str) -> int:
     return pos + len("</think>") if pos >= 0 else 0
 
 
-# Closing and opening delimiters of a reasoning block, as models write them (matched in any case).
+# Closing and opening delimiters of a reasoning block, as models write them (any case, spaces
+# allowed inside the tag: `</think >`). A closer missing its final `>` is not a closer.
 REASONING_CLOSERS = ("</think>", "</reasoning>", "</thought>", "<|end_of_thought|>")
 REASONING_OPENERS = ("<think>", "<reasoning>", "<thought>", "<|begin_of_thought|>")
+_CLOSER = re.compile(r"</\s*(?:think|reasoning|thought)\s*>|<\|end_of_thought\|>", re.IGNORECASE)
+_OPENER = re.compile(r"<\s*(?:think|reasoning|thought)\s*>|<\|begin_of_thought\|>", re.IGNORECASE)
 
 
 def reasoning_bounds(text: str) -> tuple[int, bool]:
@@ -40,20 +44,15 @@ def reasoning_bounds(text: str) -> tuple[int, bool]:
 
     The start is the offset just after the last closing delimiter (0 when there is none). The
     flag is True when an opening delimiter comes after that point and is never closed: the
-    output was cut off while still reasoning, so it has no final answer. A closer missing its
-    final ``>`` is not a closer.
+    output was cut off while still reasoning, so it has no final answer.
 
     >>> reasoning_bounds("<think>so B</think> Answer: B"), reasoning_bounds("<think>maybe B")
     ((19, False), (0, True))
     """
-    low = lower_same_length(text)
     start = 0
-    for closer in REASONING_CLOSERS:
-        pos = low.rfind(closer)
-        if pos >= 0:
-            start = max(start, pos + len(closer))
-    unclosed = any(low.find(opener, start) >= 0 for opener in REASONING_OPENERS)
-    return start, unclosed
+    for m in _CLOSER.finditer(text):
+        start = m.end()
+    return start, _OPENER.search(text, start) is not None
 
 
 def lower_same_length(text: str) -> str:

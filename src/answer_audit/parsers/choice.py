@@ -14,23 +14,20 @@ kinds ``statements`` and ``option-text`` live in `choice_read`.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from collections.abc import Mapping, Sequence
 from typing import Literal
 
 from answer_audit.extraction import NOT_FOUND, Extraction
+from answer_audit.offsets import nfkc_lower_with_map
 from answer_audit.parsers import choice_read
 from answer_audit.parsers.choice_read import Decision, Lines, NoAnswer, StepRegexes
-from answer_audit.offsets import nfkc_lower_with_map
 from answer_audit.text import reasoning_bounds
 
 StepKind = Literal[
     "trigger-lines", "regex", "window", "tail-repeat", "last-char", "statements", "option-text"
 ]
-STEP_KINDS: tuple[StepKind, ...] = (
-    "trigger-lines", "regex", "window", "tail-repeat", "last-char", "statements", "option-text"
-)  # fmt: skip
 Options = Sequence[str] | Mapping[str, str]
 _LINE = re.compile(r"[^\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]+")
 
@@ -121,7 +118,8 @@ class ChoicePreset:
                 "otherwise keep the text after the last closing delimiter (`</think>`, ...)"
             )
         if self.masks:
-            pre.append(f"blank text that is never an answer: {' ; '.join(self.masks)}")
+            shown = " ; ".join(f"`{m}`" for m in self.masks)
+            pre.append(f"blank text that is never an answer ({len(self.masks)} patterns): {shown}")
         steps = [s.describe() for s in self.steps]
         return [head, *pre, *steps, "`not-found`: none of the above"]
 

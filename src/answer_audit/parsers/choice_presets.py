@@ -33,7 +33,8 @@ _TRIGGERS = (
     r"答复|答は|解は|而是|故选|应选|选项|选择|我选",
     r"正しい(?:選択肢|もの|の)|誤っている(?:選択肢|もの|の)|誤り(?:のもの)?は|適切な(?:選択肢|もの)|該当する(?:選択肢|もの)",
     r"correct (?:option|choice|letter)|(?:best|right) (?:option|choice)",
-    r"i(?: would| will|'d|’d|) (?:choose|pick|select|go with)",
+    r"i(?: would| will|'d|’d|) (?:choose|pick|select|go with)|my (?:final )?(?:choice|pick|selection)",
+    r"final(?= *[:：])",
     r"(?:is|as|in) (?:option|choice)",
     r"답변|lösung|jawabannya|اجابة",
 )
@@ -44,7 +45,9 @@ _LINK_WORDS = (
     r"|adalah|ialah|ni|هي|هو|होगा|है"
 )
 _GAP = (
-    r"(?:[ \t*_#>=:\-–—)）\]】]|\([^()\n]{0,24}\)|（[^（）\n]{0,24}）|\b(?:" + _LINK_WORDS + r")\b"
+    r"(?:[ \t*_#>=:\-–—)）\]】\"'“”‘’]|\([^()\n]{0,24}\)|（[^（）\n]{0,24}）|\b(?:"
+    + _LINK_WORDS
+    + r")\b"
     r"|是|为|為|は|が|은|는|হলো|হল|を)*(?:\n[ \t*_>]*)?"
 )
 _WRAP = (
@@ -71,6 +74,11 @@ _CHOICE_THEN_VERDICT = (
     r"|es (?:la )?correcta|è (?:quella )?corretta|está correta|benar)"
 )
 
+# A choice that closes a line after a conclusion word: "So C.", "It's B.", "したがって、c。"
+_CONCLUDING_CHOICE = (
+    r"(?:\b(?:so|thus|therefore|hence|it(?:'s|’s| is| must be| should be))[ ,]+|したがって[、,]?\s*"
+    r"|所以|因此|故)(?:option\s+|choice\s+)?[(（*]*([{L}])[)）*]*(?=\s*[.!。]?\s*(?:\n|$))"
+)
 # Right after a choice: it is the subject of a sentence about it ("Answer B is a common
 # misconception"), not the choice made.
 _SUBJECT = (
@@ -90,7 +98,7 @@ _NEGATIONS = (
 # Earlier on the same line: the choice is an example or a format instruction.
 _EXAMPLE_CUES = (
     r"(?:^|[^a-z])(?:例|例え|例如|比如|格式|形式|フォーマット|예|예시)",
-    r"\b(?:example|e\.g\.|for instance|format|form of|such as|like|beispiel|exemple|ejemplo"
+    r"\b(?:example|e\.g\.|for instance|format|(?:of|in) the form|such as|like|beispiel|exemple|ejemplo"
     r"|esempio|exemplo|contoh|mfano)\b",
     r"مثال|उदाहरण|উদাহরণ",
 )
@@ -117,7 +125,7 @@ CHOICE_V4 = ChoicePreset(
         ChoiceStep(
             "statements",
             "answer-statement",
-            patterns=(_ANSWER_STATEMENT, _CHOICE_THEN_VERDICT),
+            patterns=(_ANSWER_STATEMENT, _CHOICE_THEN_VERDICT, _CONCLUDING_CHOICE),
             negations=_SUBJECT + _NEGATIONS,
             ignore=_EXAMPLE_CUES,
             stops=_NEXT_QUESTION,

@@ -72,10 +72,14 @@ def compile_step(step: ChoiceStep, expand: Callable[[str], re.Pattern[str]]) -> 
         negation=_either(step.negations, r"[\s\"'”’」』)\]）】*_$}}]*(?:{})"),
         ignore=_either(step.ignore),
         stop=_either(step.stops, r"^[ \t*#>]*(?:{})"),
-        after_alternative=expand(rf"[\"'”’」』)\]）】*_$}}]*{_BETWEEN_ALTERNATIVES}{_OPEN}{token}(?![0-9a-z])"),
-        before_alternative=expand(rf"(?<![0-9a-z]){token}[)）]?{_BETWEEN_ALTERNATIVES}(?:option\s*|選択肢|选项)?[(（]?$"),
-        bare_line=expand(rf"{_OPEN}({token}){_CLOSE}"),
-        lead_line=expand(rf"(?:[*_]|[(\[（【])*([{{L}}])(?:[*_]|[)\]）】])*\s*[).:：]\s*\S"),
+        after_alternative=expand(
+            rf"[\"'”’」』)\]）】*_$}}]*{_BETWEEN_ALTERNATIVES}{_OPEN}{token}(?![0-9a-z])"
+        ),
+        before_alternative=expand(
+            rf"(?<![0-9a-z]){token}[)）]?{_BETWEEN_ALTERNATIVES}(?:option\s*|選択肢|选项)?[(（]?$"
+        ),
+        bare_line=expand(rf"{_OPEN}({token}){_CLOSE}(?:です|でした|だ)?[。.]?"),
+        lead_line=expand(r"(?:[*_]|[(\[（【])*([{L}])(?:[*_]|[)\]）】])*\s*[).:：]\s*\S"),
         enumerated_line=expand(_ENUMERATED_LINE),
     )
 
@@ -87,6 +91,7 @@ class _Statement:
     token: str
     strong: bool  # said with words (a pattern), not a line that is only a letter
     rule: str
+    reasoned: bool = False  # strong, on a line that says more than a label and the choice
 
 
 def run_step(
@@ -114,23 +119,31 @@ def _statements(step: ChoiceStep, rx: StepRegexes, norm: str, lines: Lines) -> l
             g = 1 if pattern.groups else 0
             start, end = m.start(g), m.end(g)
             if start not in found and _counts(rx, norm, start, end):
-                found[start] = _Statement(start, end, m.group(g), True, step.rule)
+                reasoned = _says_more(norm, m.start(), m.end())
+                found[start] = _Statement(start, end, m.group(g), True, step.rule, reasoned)
     if step.bare:
         for i, (offset, line) in enumerate(lines):
             bare = rx.bare_line.fullmatch(line)
             if bare is not None and _not_example(rx, norm, offset + bare.start(1)):
                 s = offset + bare.start(1)
                 found.setdefault(s, _Statement(s, s + 1, bare.group(1), False, "bare-line"))
-            elif i == 0 and (lead := rx.lead_line.match(line)) is not None:
-                if sum(rx.enumerated_line.match(x) is not None for _, x in lines) == 1:
-                    s = offset + lead.start(1)
-                    found.setdefault(s, _Statement(s, s + 1, lead.group(1), False, "lead-line"))
+            elif i == 0 and (lead := _lead_line(rx, lines)) is not None:
+                s = offset + lead.start(1)
+                found.setdefault(s, _Statement(s, s + 1, lead.group(1), False, "lead-line"))
     ordered = [found[k] for k in sorted(found)]
     if ordered and rx.stop is not None:
         stop = rx.stop.search(norm, ordered[0].end)
         if stop is not None:
             ordered = [s for s in ordered if s.start < stop.start()]
     return ordered
+
+
+def _lead_line(rx: StepRegexes, lines: Lines) -> re.Match[str] | None:
+    """A first line led by a choice ("B) 1648"), unless other lines list options the same way."""
+    lead = rx.lead_line.match(lines[0][1])
+    if lead is None or sum(rx.enumerated_line.match(x) is not None for _, x in lines) > 1:
+        return None
+    return lead
 
 
 def _counts(rx: StepRegexes, norm: str, start: int, end: int) -> bool:
@@ -146,7 +159,20 @@ def _counts(rx: StepRegexes, norm: str, start: int, end: int) -> bool:
     return _not_example(rx, norm, start)
 
 
-_ARTICLE_FOLLOWER = re.compile(r"\s+([a-z][a-z'’-]+)")
+_WORDS = re.compile(r"\w")
+_REASON_MIN_CHARS = 4
+
+
+def _says_more(norm: str, start: int, end: int) -> bool:
+    """Whether the statement's line holds other words than the statement (a reason, a
+    conclusion), unlike a bare label line such as ``回答（1文字のみ）: a``."""
+    line_start = norm.rfind("\n", 0, start) + 1
+    line_end = norm.find("\n", end)
+    rest = norm[line_start:start] + norm[end : len(norm) if line_end < 0 else line_end]
+    return len(_WORDS.findall(rest[:200])) >= _REASON_MIN_CHARS
+
+
+_ARTICLE_FOLLOWER = re.compile(r"[ \t]+([a-z][a-z'’-]+)")
 _NOT_AFTER_ARTICLE = frozenset({"because", "since", "as", "is", "was", "and", "or", "but"})
 
 
@@ -156,10 +182,15 @@ def _is_article(norm: str, end: int) -> bool:
     return m is not None and m.group(1) not in _NOT_AFTER_ARTICLE
 
 
+_EXAMPLE_LOOKBACK = 120  # characters: an example cue is close; bounded so long lines stay linear
+
+
 def _not_example(rx: StepRegexes, norm: str, start: int) -> bool:
     if rx.ignore is None:
         return True
-    line_start = norm.rfind("\n", 0, start) + 1
+    line_start = max(
+        norm.rfind("\n", max(0, start - _EXAMPLE_LOOKBACK), start) + 1, start - _EXAMPLE_LOOKBACK, 0
+    )
     return rx.ignore.search(norm, line_start, start) is None
 
 
@@ -169,19 +200,23 @@ _MIN_CYCLE_STATEMENTS = 6
 
 
 def _decide(found: list[_Statement], n_choices: int) -> Decision:
-    """The final statement, unless the statements end in a cycle or an enumeration."""
+    """The final statement, unless the statements end in a cycle or an enumeration.
+
+    In a cycle, labelled lines (``回答: a``) are part of the cycle like bare letters; only a
+    reasoned statement (one whose line says more) can still be the answer, and only when the
+    reasoned statements inside the cycle agree.
+    """
     if not found:
         return None
     tokens = [s.token for s in found]
     cycle_start = _cycle_start(tokens)
     if cycle_start is not None:
-        inside = {s.token for s in found[cycle_start:] if s.strong}
-        if len(inside) > 1:
-            return NoAnswer("cycle-no-answer", (found[cycle_start].start, found[-1].end))
-        strong = [s for s in found if s.strong]
-        if not strong:
-            return NoAnswer("cycle-no-answer", (found[cycle_start].start, found[-1].end))
-        last = strong[-1]
+        cycle_span = (found[cycle_start].start, found[-1].end)
+        inside = {s.token for s in found[cycle_start:] if s.reasoned}
+        reasoned = [s for s in found if s.reasoned]
+        if len(inside) > 1 or not reasoned:
+            return NoAnswer("cycle-no-answer", cycle_span)
+        last = reasoned[-1]
         return last.start, last.end, last.token, "answer-before-cycle"
     tail = _distinct_tail(tokens)
     if n_choices >= 3 and len(tail) >= n_choices:
@@ -233,8 +268,8 @@ def _option_text(
     regions: list[tuple[int, int]] = []
     for pattern in rx.patterns:  # text after the last trigger, to the end of its line
         last = None
-        for last in pattern.finditer(norm):
-            pass
+        for found in pattern.finditer(norm):
+            last = found
         if last is not None:
             end = norm.find("\n", last.end())
             regions.append((last.end(), len(norm) if end < 0 else end))
@@ -278,7 +313,12 @@ def _option_hits(norm: str, start: int, end: int, table: list[tuple[str, str]]) 
             stop = pos + len(key)
             boundary = not (
                 (key[0].isalnum() and key[0].isascii() and pos > 0 and norm[pos - 1].isalnum())
-                or (key[-1].isalnum() and key[-1].isascii() and stop < len(norm) and norm[stop].isalnum())
+                or (
+                    key[-1].isalnum()
+                    and key[-1].isascii()
+                    and stop < len(norm)
+                    and norm[stop].isalnum()
+                )
             )
             if boundary and all(stop <= s or pos >= e for s, e, _ in taken):
                 taken.append((pos, stop, letter))
@@ -296,12 +336,19 @@ def describe_step(step: ChoiceStep) -> str:
             f"`{step.rule}`: the options' texts (when given; longest first, whole words): exactly "
             "one of them after the last answer trigger, else in a one- or two-line answer"
         )
-    extra = " and lines that are one choice alone or a first line led by one" if step.bare else ""
+    lines = (
+        ", lines that are one choice alone (`bare-line`) and a first line led by one "
+        "(`lead-line`, unless other lines list options the same way)"
+        if step.bare
+        else ""
+    )
     return (
-        f"`{step.rule}`: answer statements ({len(step.patterns)} patterns{extra}), without "
-        f"negated ({len(step.negations)} cues), example ({len(step.ignore)} cues), "
-        "'x or y' statements and those after an invented next question "
-        f"({len(step.stops)} markers); the final one wins, but a cycle through the options "
-        "(`cycle-no-answer`) or a closing enumeration of all of them "
-        "(`enumeration-no-answer`) is no answer"
+        f"`{step.rule}`: every answer statement ({len(step.patterns)} patterns){lines}, minus "
+        f"negated ones ({len(step.negations)} cue patterns right after the choice), examples "
+        f"({len(step.ignore)} cue patterns earlier on the line), 'x or y' ones and those after "
+        f"an invented next question ({len(step.stops)} marker patterns); the final statement "
+        "wins. `cycle-no-answer`: the statements end in a cycle through the options (a period "
+        "of 2+ different choices, repeated); then only a reasoned statement (its line says more "
+        "than a label and the choice) can answer (`answer-before-cycle`), if those in the cycle "
+        "agree. `enumeration-no-answer`: they end by naming every option once"
     )

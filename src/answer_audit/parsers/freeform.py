@@ -37,9 +37,10 @@ V2_MARKERS = tuple(m.lower() for m in V1_MARKERS)
 _LINE = r"^[ \t>*_#]*"
 V3_CUTS = (
     r"(?:USER|ASSISTANT|SYSTEM)\s*:|(?:^|\n)(?:USER|ASSISTANT|SYSTEM)\b",  # anywhere
+    r"(?<=[.!?] )(?:User|Assistant|Human|System):",  # a role right after a sentence
     _LINE + r"(?i:user|assistant|system|human|ai)[ \t*_]*(?::|$)",
     _LINE + r"(?i:person|agent|speaker) [A-Z0-9]{1,2}[ \t*_]*:",
-    _LINE + r"(?i:flashcard|opening post|passage|article|context|movie title|movie plot)\b",
+    _LINE + r"(?i:flashcard|opening post|passage|article|context|movie title|movie plot)[ \t*_]*:",
     r"(?<=[^\s*_#>])(?:Passage|Article|Question|Context|Movie title|Movie plot):",  # glued on
     r"<\|(?:im_start|im_end|user|assistant|system|endoftext|eot_id|start_header_id)\|>",
     r"\[/?INST\]|<<SYS>>|<start_of_turn>|<end_of_turn>",
@@ -49,15 +50,16 @@ V3_CUTS = (
 # preamble that says it is restating the question ("Let's look at your question:").
 V3_QUESTIONS = (_LINE + r"(?i:question|q)[ \t]*\d*[ \t*_]*[:.)]",)
 _RESTATES = re.compile(r"(?i)\bquestion\b")
-# Wrappers around a whole answer that are not part of it.
+# Wrappers around a whole answer that are not part of it; the inside may not hold the closer
+# ("**Paris** and **Rome**" is not wrapped), and LaTeX braces must balance.
 _WRAPPERS = (
-    re.compile(r"\*\*(.+)\*\*", re.S),
-    re.compile(r"__(.+)__", re.S),
+    re.compile(r"\*\*((?:(?!\*\*).)+)\*\*", re.S),
+    re.compile(r"__((?:(?!__).)+)__", re.S),
     re.compile(r"`([^`]+)`"),
-    re.compile(r"\$\$(.+)\$\$", re.S),
-    re.compile(r"\$(.+)\$", re.S),
-    re.compile(r"\\\((.+)\\\)", re.S),
-    re.compile(r"\\\[(.+)\\\]", re.S),
+    re.compile(r"\$\$([^$]+)\$\$"),
+    re.compile(r"\$([^$]+)\$"),
+    re.compile(r"\\\(((?:(?!\\\)).)+)\\\)", re.S),
+    re.compile(r"\\\[((?:(?!\\\]).)+)\\\]", re.S),
     re.compile(r"\\(?:boxed|text|textbf|mathrm|mathbf)\{(.+)\}", re.S),
 )
 
@@ -67,13 +69,7 @@ class FreeformPreset:
     """strip -> [text after the last </think>] -> strip -> cut at the earliest marker.
 
     Rules reported: ``empty``, ``whole-text``, ``after-think``, ``truncated-at-marker``,
-    ``first-line-fallback`` (the cut left nothing, so the first non-empty line is used), and
-    with ``reasoning`` also ``unclosed-think`` (a reasoning block never closed: no answer).
-
-    ``markers`` are plain strings found anywhere; ``cut_patterns`` are regexes (multiline);
-    ``question_patterns`` cut only where the text before does not say it restates the
-    question. ``reasoning`` knows every delimiter in `REASONING_CLOSERS`; ``unwrap`` drops
-    markdown and LaTeX wrapped around the whole answer (``**Paris**``, ``$\\boxed{12}$``).
+    ``first-line-fallback`` (the cut left nothing, so the first non-empty line is used).
     """
 
     name: str
@@ -81,22 +77,11 @@ class FreeformPreset:
     case_sensitive: bool = True
     strip_think: bool = False
     family: str = "freeform"
-    reasoning: bool = False
-    cut_patterns: tuple[str, ...] = ()
-    question_patterns: tuple[str, ...] = ()
-    unwrap: bool = False
 
     def extract(self, text: str) -> Extraction:
         start, end = stripped_bounds(text, 0, len(text))
         rule = "whole-text"
-        if self.reasoning:
-            cut, unclosed = reasoning_bounds(text[start:end])
-            if unclosed:
-                return Extraction("", "unclosed-think", None)
-            if cut:
-                start, end = stripped_bounds(text, start + cut, end)
-                rule = "after-think"
-        elif self.strip_think:
+        if self.strip_think:
             cut = think_region_start(text[start:end])
             if cut:
                 start, end = stripped_bounds(text, start + cut, end)
@@ -106,23 +91,68 @@ class FreeformPreset:
         start, end, cut_rule = truncation_bounds(
             text, start, end, self.markers, self.case_sensitive
         )
-        if self.cut_patterns or self.question_patterns:
-            start, end, cut_rule = self._cut(text, start, end, cut_rule)
+        return Extraction(text[start:end], cut_rule or rule, (start, end))
+
+    def describe(self) -> list[str]:
+        steps = ["strip surrounding whitespace"]
+        if self.strip_think:
+            steps.append("`after-think`: keep the text after the last `</think>` (any case), strip")
+        case = "case-sensitive" if self.case_sensitive else "searched in the lowercased text"
+        shown = ", ".join(repr(m) for m in self.markers)
+        steps.append(
+            f"`truncated-at-marker`: cut at the earliest marker (position > 0, {case}): {shown}"
+        )
+        steps.append("`first-line-fallback`: if the cut leaves nothing, the first non-empty line")
+        return steps
+
+
+@dataclass(frozen=True)
+class AnswerRegionPreset:
+    """The second free-form engine (``freeform/v3``): regex turn markers, every reasoning
+    delimiter, restated questions, wrappers. `FreeformPreset` stays the engine of v1 and v2.
+
+    strip -> [``unclosed-think``: a reasoning block never closed has no answer] -> text after
+    the last closing delimiter (`REASONING_CLOSERS`) -> cut at the earliest ``cut_patterns``
+    match (regexes, multiline) or ``question_patterns`` match whose preceding text does not say
+    it restates the question -> [``unwrap``: drop markdown/LaTeX wrapped around the whole
+    answer]. Rules: ``empty``, ``unclosed-think``, ``whole-text``, ``after-think``,
+    ``truncated-at-marker``, ``first-line-fallback``.
+    """
+
+    name: str
+    cut_patterns: tuple[str, ...]
+    question_patterns: tuple[str, ...] = ()
+    unwrap: bool = True
+    family: str = "freeform"
+
+    def extract(self, text: str) -> Extraction:
+        start, end = stripped_bounds(text, 0, len(text))
+        rule = "whole-text"
+        cut, unclosed = reasoning_bounds(text[start:end])
+        if unclosed:
+            return Extraction("", "unclosed-think", None)
+        if cut:
+            start, end = stripped_bounds(text, start + cut, end)
+            rule = "after-think"
+        if start >= end:
+            return Extraction("", "empty", None)
+        start, end, cut_rule = self._cut(text, start, end)
         if self.unwrap:
             start, end = _unwrap(text, start, end)
         return Extraction(text[start:end], cut_rule or rule, (start, end))
 
-    def _cut(self, text: str, start: int, end: int, rule: str | None) -> tuple[int, int, str | None]:
+    def _cut(self, text: str, start: int, end: int) -> tuple[int, int, str | None]:
         cuts, questions = _compiled(self.cut_patterns, self.question_patterns)
         region = text[start:end]
         pos = min((m.start() for p in cuts if (m := _first_after_start(p, region))), default=None)
         for p in questions:
             for m in p.finditer(region):
-                if m.start() > 0 and not _RESTATES.search(region, 0, m.start()):
+                before = p.sub(" ", region[: m.start()])  # the question markers say nothing
+                if m.start() > 0 and not _RESTATES.search(before):
                     pos = m.start() if pos is None else min(pos, m.start())
                     break
         if pos is None:
-            return start, end, rule
+            return start, end, None
         s, e = stripped_bounds(text, start, start + pos)
         if s < e:
             return s, e, "truncated-at-marker"
@@ -130,21 +160,12 @@ class FreeformPreset:
         return s, e, "first-line-fallback"
 
     def describe(self) -> list[str]:
-        steps = ["strip surrounding whitespace"]
-        if self.reasoning:
-            closers = ", ".join(f"`{c}`" for c in REASONING_CLOSERS)
-            steps.append(
-                "`unclosed-think`: a reasoning block opened and never closed: empty answer; "
-                f"`after-think`: keep the text after the last closing delimiter ({closers})"
-            )
-        elif self.strip_think:
-            steps.append("`after-think`: keep the text after the last `</think>` (any case), strip")
-        if self.markers:
-            case = "case-sensitive" if self.case_sensitive else "searched in the lowercased text"
-            shown = ", ".join(repr(m) for m in self.markers)
-            steps.append(
-                f"`truncated-at-marker`: cut at the earliest marker (position > 0, {case}): {shown}"
-            )
+        closers = ", ".join(f"`{c}`" for c in REASONING_CLOSERS)
+        steps = [
+            "strip surrounding whitespace",
+            "`unclosed-think`: a reasoning block opened and never closed: empty answer",
+            f"`after-think`: keep the text after the last closing delimiter ({closers}), strip",
+        ]
         if self.cut_patterns:
             shown = " ; ".join(f"`{p}`" for p in self.cut_patterns)
             steps.append(f"`truncated-at-marker`: cut at the earliest new turn or block: {shown}")
@@ -156,7 +177,9 @@ class FreeformPreset:
             )
         steps.append("`first-line-fallback`: if the cut leaves nothing, the first non-empty line")
         if self.unwrap:
-            steps.append("drop markdown/LaTeX wrapped around the whole answer (`**x**`, `$x$`, ...)")
+            steps.append(
+                "drop markdown/LaTeX wrapped around the whole answer (`**x**`, `$x$`, ...)"
+            )
         return steps
 
 
@@ -177,26 +200,30 @@ def _first_after_start(pattern: re.Pattern[str], region: str) -> re.Match[str] |
     return None
 
 
+_MAX_WRAPPERS = 8  # nested wrappers peeled at most; bounded so hostile nesting stays linear
+
+
 def _unwrap(text: str, start: int, end: int) -> tuple[int, int]:
-    changed = True
-    while changed and start < end:
-        changed = False
+    for _ in range(_MAX_WRAPPERS):
         for wrapper in _WRAPPERS:
             m = wrapper.fullmatch(text, start, end)
-            if m is not None and m.end(1) > m.start(1):
+            if m is not None and m.end(1) > m.start(1) and _balanced(m.group(1)):
                 start, end = stripped_bounds(text, m.start(1), m.end(1))
-                changed = True
                 break
+        else:
+            break
     return start, end
+
+
+def _balanced(inner: str) -> bool:
+    depth = 0
+    for ch in inner:
+        depth += (ch == "{") - (ch == "}")
+        if depth < 0:
+            return False
+    return depth == 0
 
 
 FREEFORM_V1 = FreeformPreset("freeform/v1", V1_MARKERS, case_sensitive=True, strip_think=False)
 FREEFORM_V2 = FreeformPreset("freeform/v2", V2_MARKERS, case_sensitive=False, strip_think=True)
-FREEFORM_V3 = FreeformPreset(
-    "freeform/v3",
-    (),
-    reasoning=True,
-    cut_patterns=V3_CUTS,
-    question_patterns=V3_QUESTIONS,
-    unwrap=True,
-)
+FREEFORM_V3 = AnswerRegionPreset("freeform/v3", V3_CUTS, V3_QUESTIONS, unwrap=True)

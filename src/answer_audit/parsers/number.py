@@ -10,25 +10,31 @@ The value is the number as a short exact string (``1234.5`` for ``$1,234.50``, `
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from answer_audit.extraction import Extraction
 from answer_audit.numbers import final_number, prepare
-from answer_audit.parsers.freeform import FREEFORM_V3, FreeformPreset
+from answer_audit.parsers.freeform import FREEFORM_V3, AnswerRegionPreset, FreeformPreset
 
 _NO_REGION = frozenset({"empty", "unclosed-think"})
 
 
 @dataclass(frozen=True)
 class NumberPreset:
-    """A frozen numeric preset: which free-form preset picks the answer region."""
+    """A frozen numeric preset: which free-form preset picks the answer region.
+
+    Its ``family`` is ``freeform``, the kind of data it reads: a number preset labels free-form
+    outputs like any free-form preset, usually with the ``numeric`` matcher
+    (``--scheme num=number/v1:numeric``). In a preset file it is written ``family = "number"``.
+    """
 
     name: str
-    region: FreeformPreset
-    family: str = "number"
+    region: AnswerRegionPreset | FreeformPreset
+    family: str = "freeform"
 
     def extract(self, text: str) -> Extraction:
-        region = self.region.extract(text)
+        region = _keep_wrappers(self.region).extract(text)
         if region.rule in _NO_REGION or region.span is None:
             return Extraction(None, region.rule, None)
         offset = region.span[0]
@@ -42,7 +48,7 @@ class NumberPreset:
 
     def describe(self) -> list[str]:
         return [
-            f"answer region as `{self.region.name}` finds it (`unclosed-think`: no answer)",
+            f"answer region as `{self.region.name}` finds it, wrappers kept (`unclosed-think`: none)",
             "numbers: thousands separators, currency, sign, decimals, `a/b` and `\\frac{a}{b}`, "
             "`3 × 10^8` and `3e8`, `%` dropped; never inside another number (711 holds no 11)",
             "`boxed`: the first number in the last `\\boxed{}` (`boxed-no-number` if none)",
@@ -52,6 +58,14 @@ class NumberPreset:
             "value: the number as a short exact string (`29.00` -> `29`, `3/4` -> `0.75`)",
             "`not-found`: no number",
         ]
+
+
+@lru_cache(maxsize=32)
+def _keep_wrappers(
+    region: AnswerRegionPreset | FreeformPreset,
+) -> AnswerRegionPreset | FreeformPreset:
+    """The region preset without unwrapping: ``\\boxed{}`` must still be seen as a box."""
+    return replace(region, unwrap=False) if isinstance(region, AnswerRegionPreset) else region
 
 
 NUMBER_V1 = NumberPreset("number/v1", FREEFORM_V3)

@@ -13,16 +13,50 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from answer_audit.parsers.base import Parser
-from answer_audit.parsers.choice import CHOICE_V1, CHOICE_V2, CHOICE_V3, ChoicePreset, ChoiceStep
-from answer_audit.parsers.freeform import FREEFORM_V1, FREEFORM_V2, FreeformPreset
+from answer_audit.parsers.choice import (
+    CHOICE_V1,
+    CHOICE_V2,
+    CHOICE_V3,
+    ChoicePreset,
+    ChoiceStep,
+    StepKind,
+)
+from answer_audit.parsers.choice_presets import (
+    CHOICE_ANSWER_COLON_FIRST,
+    CHOICE_LETTER_BOUNDARY,
+    CHOICE_V4,
+)
+from answer_audit.parsers.freeform import (
+    FREEFORM_V1,
+    FREEFORM_V2,
+    FREEFORM_V3,
+    AnswerRegionPreset,
+    FreeformPreset,
+)
 from answer_audit.parsers.jsonfield import JSON_ISUP_GRADE, JsonFieldPreset
+from answer_audit.parsers.number import NUMBER_V1, NumberPreset
 
+# Frozen once released: tests/golden pins what each of them extracts.
 BUILTIN: Mapping[str, Parser] = MappingProxyType(
     {
         p.name: p
-        for p in (FREEFORM_V1, FREEFORM_V2, CHOICE_V1, CHOICE_V2, CHOICE_V3, JSON_ISUP_GRADE)
+        for p in (
+            FREEFORM_V1,
+            FREEFORM_V2,
+            FREEFORM_V3,
+            CHOICE_V1,
+            CHOICE_V2,
+            CHOICE_V3,
+            CHOICE_V4,
+            CHOICE_ANSWER_COLON_FIRST,
+            CHOICE_LETTER_BOUNDARY,
+            JSON_ISUP_GRADE,
+            NUMBER_V1,
+        )
     }
 )
+# Presets that mimic other frameworks' conventions: for comparison, not recommended for use.
+COMPARISON = frozenset({CHOICE_ANSWER_COLON_FIRST.name, CHOICE_LETTER_BOUNDARY.name})
 
 
 class PresetError(ValueError):
@@ -79,12 +113,16 @@ class _Strict(BaseModel):
 
 
 class _StepSpec(_Strict):
-    kind: Literal["trigger-lines", "regex", "window", "tail-repeat", "last-char"]
+    kind: StepKind
     rule: str
     triggers: list[str] = []
     patterns: list[str] = []
     pick: Literal["first", "last"] = "last"
     lines: int | None = Field(default=None, ge=1)
+    negations: list[str] = []
+    ignore: list[str] = []
+    stops: list[str] = []
+    bare: bool = False
 
 
 class _ChoiceSpec(_Strict):
@@ -92,6 +130,8 @@ class _ChoiceSpec(_Strict):
     base: str | None = None
     choices: str | None = None
     steps: list[_StepSpec] | None = None
+    think: bool | None = None
+    masks: list[str] | None = None
 
 
 class _FreeformSpec(_Strict):
@@ -100,6 +140,18 @@ class _FreeformSpec(_Strict):
     markers: list[str] | None = None
     case_sensitive: bool | None = None
     strip_think: bool | None = None
+    cut_patterns: list[str] | None = None
+    question_patterns: list[str] | None = None
+    unwrap: bool | None = None
+
+
+class _NumberSpec(_Strict):
+    family: Literal["number"]
+    base: str | None = None
+    region: str | None = None  # a built-in freeform preset
+
+
+_REGION_FIELDS = ("cut_patterns", "question_patterns", "unwrap")
 
 
 class _JsonSpec(_Strict):
@@ -111,7 +163,10 @@ class _JsonSpec(_Strict):
     integer_fallback: bool | None = None
 
 
-_Spec = Annotated[_ChoiceSpec | _FreeformSpec | _JsonSpec, Field(discriminator="family")]
+_AnySpec = _ChoiceSpec | _FreeformSpec | _JsonSpec | _NumberSpec
+_Spec = Annotated[_AnySpec, Field(discriminator="family")]
+_LIST_FIELDS = ("markers", "masks", "cut_patterns", "question_patterns")
+_STEP_LIST_FIELDS = ("triggers", "patterns", "negations", "ignore", "stops")
 
 
 class _PresetFile(_Strict):
@@ -141,35 +196,77 @@ _BLANK: Mapping[str, Parser] = MappingProxyType(
     {
         "choice": ChoicePreset("", ()),
         "freeform": FreeformPreset("", ()),
+        "freeform-regions": AnswerRegionPreset("", ()),
         "json": JsonFieldPreset("", ""),
+        "number": NumberPreset("", FREEFORM_V3),
     }
 )
 
 
-def _build(path: Path, name: str, spec: _ChoiceSpec | _FreeformSpec | _JsonSpec) -> Parser:
-    start = _BLANK[spec.family]
-    if spec.base is not None:
-        start = BUILTIN.get(spec.base, start)
-        if start.family != spec.family or spec.base not in BUILTIN:
-            raise PresetError(
-                f"{path}: key 'preset.{name}.base': {spec.base!r} is not a built-in "
-                f"{spec.family} preset"
-            )
+# Which engines a preset file's `family` may build on (its `base` must be one of them).
+_ENGINES: Mapping[str, tuple[type, ...]] = MappingProxyType(
+    {
+        "choice": (ChoicePreset,),
+        "freeform": (FreeformPreset, AnswerRegionPreset),
+        "json": (JsonFieldPreset,),
+        "number": (NumberPreset,),
+    }
+)
+
+
+def _start(path: Path, name: str, spec: _AnySpec) -> Parser:
+    """What a user preset starts from: its built-in ``base``, or a blank of the spec's engine."""
+    if spec.base is None:
+        regions = any(getattr(spec, k, None) is not None for k in _REGION_FIELDS)
+        return _BLANK["freeform-regions" if regions else spec.family]
+    base = BUILTIN.get(spec.base)
+    if base is None or not isinstance(base, _ENGINES[spec.family]):
+        raise PresetError(
+            f"{path}: key 'preset.{name}.base': {spec.base!r} is not a built-in {spec.family} preset"
+        )
+    return base
+
+
+def _build(path: Path, name: str, spec: _AnySpec) -> Parser:
+    start = _start(path, name, spec)
     fields: dict[str, Any] = spec.model_dump(exclude={"family", "base"}, exclude_none=True)
     if "steps" in fields:
         fields["steps"] = tuple(
-            ChoiceStep(**{**s, "triggers": tuple(s["triggers"]), "patterns": tuple(s["patterns"])})
+            ChoiceStep(**{**s, **{k: tuple(s[k]) for k in _STEP_LIST_FIELDS}})
             for s in fields["steps"]
         )
-    if "markers" in fields:
-        fields["markers"] = tuple(fields["markers"])
+    for key in _LIST_FIELDS:
+        if key in fields:
+            fields[key] = tuple(fields[key])
+    if "region" in fields:
+        region = BUILTIN.get(fields["region"])
+        if not isinstance(region, FreeformPreset | AnswerRegionPreset):
+            raise PresetError(
+                f"{path}: key 'preset.{name}.region': {fields['region']!r} is not a built-in "
+                "freeform preset"
+            )
+        fields["region"] = region
+    unknown = sorted(set(fields) - {f.name for f in dataclasses.fields(start)})  # type: ignore[arg-type]
+    if unknown:
+        raise PresetError(
+            f"{path}: key 'preset.{name}.{unknown[0]}': not a setting of a {type(start).__name__}"
+            " (freeform/v1 and v2 take markers, case_sensitive, strip_think; freeform/v3 takes "
+            "cut_patterns, question_patterns, unwrap)"
+        )
     preset: Parser = dataclasses.replace(start, name=name, **fields)  # type: ignore[type-var]
     if isinstance(preset, ChoicePreset):
         if not preset.steps:
             raise PresetError(f"{path}: key 'preset.{name}.steps': a choice preset needs steps")
         for i, step in enumerate(preset.steps):
-            for pattern in step.patterns:
-                _check_pattern(path, f"preset.{name}.steps.{i}.patterns", pattern)
+            for key in ("patterns", "negations", "ignore", "stops"):
+                for pattern in getattr(step, key):
+                    _check_pattern(path, f"preset.{name}.steps.{i}.{key}", pattern)
+        for pattern in preset.masks:
+            _check_pattern(path, f"preset.{name}.masks", pattern)
+    if isinstance(preset, AnswerRegionPreset):
+        for key in ("cut_patterns", "question_patterns"):
+            for pattern in getattr(preset, key):
+                _check_pattern(path, f"preset.{name}.{key}", pattern)
     if isinstance(preset, JsonFieldPreset) and not preset.field:
         raise PresetError(f"{path}: key 'preset.{name}.field': a json preset needs a field")
     return preset

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -10,11 +11,18 @@ import polars as pl
 
 from answer_audit.sources.columns import frame_from_records
 from answer_audit.sources.decode import decode_utf8, read_bytes
-from answer_audit.sources.errors import SourceError
+from answer_audit.sources.errors import FormatMismatch, SourceError
+from answer_audit.sources.inspect_log import looks_like_inspect_json, read_inspect_log
 from answer_audit.sources.jsonfmt import parse_json_records, parse_jsonl
+from answer_audit.sources.lm_eval import lm_eval_frame, looks_like_lm_eval
 from answer_audit.sources.sqlite import has_sqlite_header, read_sqlite
 
-FORMATS = ("csv", "jsonl", "json", "parquet", "sqlite")
+FORMATS = ("csv", "jsonl", "json", "parquet", "sqlite", "lm-eval", "inspect")
+_ALIASES = {"ndjson": "jsonl", "lm_eval": "lm-eval", "inspect_ai": "inspect"}
+_RECOGNIZED = {
+    "lm-eval": "lm-eval samples (its first line has doc_id, resps, filtered_resps)",
+    "inspect": 'an inspect_ai log (a .eval, or a .json opening with "version", "status")',
+}
 _BY_EXTENSION = {
     ".csv": "csv",
     ".jsonl": "jsonl",
@@ -24,19 +32,26 @@ _BY_EXTENSION = {
     ".db": "sqlite",
     ".sqlite": "sqlite",
     ".sqlite3": "sqlite",
+    ".eval": "inspect",
 }
 
 
 def detect_format(path: Path) -> str:
-    """The format of a file: a SQLite header wins, otherwise the extension decides."""
+    """The format of a file: a SQLite header wins, otherwise the extension decides; a .jsonl
+    with lm-eval's sample keys is `lm-eval`, a .json that starts like an inspect log `inspect`."""
     if has_sqlite_header(path):
         return "sqlite"
     found = _BY_EXTENSION.get(path.suffix.lower())
     if found is None:
         raise SourceError(
-            f"{path}: cannot tell the format from the extension '{path.suffix}'; "
+            f"{path}: cannot tell the format: the extension '{path.suffix}' is none of "
+            f"{', '.join(_BY_EXTENSION)} and the file is not SQLite; "
             f"pass --format with one of: {', '.join(FORMATS)}"
         )
+    if found == "jsonl" and looks_like_lm_eval(path):
+        return "lm-eval"
+    if found == "json" and looks_like_inspect_json(path):
+        return "inspect"
     return found
 
 
@@ -48,11 +63,15 @@ def read_table(
     table: str | None = None,
     query: str | None = None,
     skip_bad_lines: bool = False,
+    metric: str | None = None,
+    scorer: str | None = None,
 ) -> tuple[pl.DataFrame, dict[str, Any]]:
     """Read one file as it is: every column, rows in file order, CSV cells as text.
 
     Returns the frame and its stats: `{"path", "format", "rows", "bad_lines_skipped",
-    "decode_replacements"}` plus `records_key` (JSON) or `table`/`query` (SQLite).
+    "decode_replacements"}` plus `records_key` (JSON) or `table`/`query` (SQLite). Framework
+    logs (`lm-eval` with `metric`, `inspect` with `scorer`) come back with the canonical columns
+    already named (see `sources.lm_eval`, `sources.inspect_log`) and `notes` in the stats.
     Raises SourceError for a missing file, an unreadable one, or one without rows.
 
     Example: `frame, stats = read_table("runs.jsonl", skip_bad_lines=True)`.
@@ -62,13 +81,17 @@ def read_table(
         raise SourceError(f"{where}: file not found; check the path")
     kind = detect_format(where) if fmt == "auto" else _checked_format(fmt)
     _check_options(where, kind, records_key=records_key, table=table, query=query)
+    _check_framework_options(where, kind, metric=metric, scorer=scorer)
     stats: dict[str, Any] = {
         "path": str(where),
         "format": kind,
         "bad_lines_skipped": 0,
         "decode_replacements": 0,
     }
-    if kind == "sqlite":
+    if kind == "inspect":
+        frame, extra = _recognized(fmt, kind, lambda: read_inspect_log(where, scorer=scorer))
+        stats.update(extra)
+    elif kind == "sqlite":
         frame, extra = read_sqlite(where, table=table, query=query)
         stats.update(extra)
     elif kind == "parquet":
@@ -77,6 +100,14 @@ def read_table(
         text, stats["decode_replacements"] = decode_utf8(read_bytes(where))
         if kind == "csv":
             frame = _read_csv(text, where)
+        elif kind == "lm-eval":
+            records, stats["bad_lines_skipped"] = parse_jsonl(
+                text, str(where), skip_bad_lines=skip_bad_lines
+            )
+            frame, extra = _recognized(
+                fmt, kind, lambda: lm_eval_frame(records, where, metric=metric)
+            )
+            stats.update(extra)
         elif kind == "jsonl":
             records, stats["bad_lines_skipped"] = parse_jsonl(
                 text, str(where), skip_bad_lines=skip_bad_lines
@@ -85,14 +116,14 @@ def read_table(
         else:
             records, stats["records_key"] = parse_json_records(text, str(where), records_key)
             frame = _records_frame(records, where)
-    if frame.height == 0:
+    if frame.height == 0 and not stats.get("loglikelihood_rows"):
         raise SourceError(f"{where}: no rows to read; check the file (or --records/--table)")
     stats["rows"] = frame.height
     return frame, stats
 
 
 def _checked_format(fmt: str) -> str:
-    kind = "jsonl" if fmt == "ndjson" else fmt
+    kind = _ALIASES.get(fmt, fmt)
     if kind not in FORMATS:
         raise SourceError(f"unknown format '{fmt}'; use auto or one of: {', '.join(FORMATS)}")
     return kind
@@ -106,6 +137,32 @@ def _check_options(
         raise SourceError(f"{where}: --records applies to JSON files only; this is {kind}")
     if (table is not None or query is not None) and kind != "sqlite":
         raise SourceError(f"{where}: --table/--query apply to SQLite files only; this is {kind}")
+
+
+def _check_framework_options(
+    where: Path, kind: str, *, metric: str | None, scorer: str | None
+) -> None:
+    if metric is not None and kind != "lm-eval":
+        raise SourceError(f"{where}: --metric applies to lm-eval samples only; this is {kind}")
+    if scorer is not None and kind != "inspect":
+        raise SourceError(f"{where}: --scorer applies to inspect_ai logs only; this is {kind}")
+
+
+Read = Callable[[], tuple[pl.DataFrame, dict[str, Any]]]
+
+
+def _recognized(fmt: str, kind: str, read: Read) -> tuple[pl.DataFrame, dict[str, Any]]:
+    """Run a framework reader; when auto-detection chose it and the file does not read as that
+    format, the error says what the detection saw."""
+    try:
+        return read()
+    except FormatMismatch as exc:
+        if fmt != "auto":
+            raise
+        raise FormatMismatch(
+            f"{exc} [--format auto took the file for {_RECOGNIZED[kind]}; pass --format to "
+            "read it as another format]"
+        ) from exc
 
 
 def _records_frame(records: list[dict[str, Any]], where: Path) -> pl.DataFrame:

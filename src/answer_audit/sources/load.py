@@ -13,6 +13,7 @@ import polars as pl
 from answer_audit.sources.canonical import ColumnMap, LoadedTable, canonical_frame, concat_frames
 from answer_audit.sources.errors import SourceError
 from answer_audit.sources.files import read_table
+from answer_audit.sources.frameworks import framework_map, is_framework
 
 PathArg = str | os.PathLike[str]
 
@@ -26,12 +27,16 @@ def load_files(
     table: str | None = None,
     query: str | None = None,
     skip_bad_lines: bool = False,
+    metric: str | None = None,
+    scorer: str | None = None,
 ) -> LoadedTable:
     """Read every file and return one canonical table, rows in file then row order.
 
     `source` is each file's name (its path as given when two files share a name); generated ids
-    are row numbers, prefixed "SOURCE:" when there are several files. Raises SourceError for an
-    unknown column, an unreadable file, or a mapped truth column with no values at all.
+    are row numbers, prefixed "SOURCE:" when there are several files. Framework logs (lm-eval
+    samples, inspect_ai logs) map their own columns and group by their own defaults unless
+    `cmap.group_by` is given; `metric`/`scorer` pick their stored label. Raises SourceError for
+    an unknown column, an unreadable file, or a mapped truth column with no values at all.
 
     Example: `load_files(["t0.csv", "t1.csv"], ColumnMap(raw="raw_text", truth="answer"))`.
     """
@@ -51,6 +56,14 @@ def load_files(
             table=table,
             query=query,
             skip_bad_lines=skip_bad_lines,
+            metric=metric,
+            scorer=scorer,
+        )
+        reader_notes = stats.pop("notes", [])
+        used = (
+            framework_map(stats["format"], cmap, frame, str(path))
+            if is_framework(stats["format"])
+            else cmap
         )
         labelled = frame.with_columns(pl.lit(source, dtype=pl.String).alias("source"))
         if "source" in frame.columns:
@@ -60,11 +73,13 @@ def load_files(
             )
         originals.append(frame if "source" in frame.columns else labelled)
         prefix = f"{source}:" if len(given) > 1 else ""
-        canonical.append(canonical_frame(labelled, cmap, where=str(path), id_prefix=prefix))
+        canonical.append(canonical_frame(labelled, used, where=str(path), id_prefix=prefix))
         files.append({"source": source, **stats})
-        notes += _read_notes(str(path), stats)
+        notes += _read_notes(str(path), stats) + reader_notes
     notes += _records_key_notes(files)
     result = concat_frames(canonical)
+    if result.height == 0:
+        raise SourceError(f"no rows to read in the given file(s): {'; '.join(notes)}")
     _check_truth(result, cmap)
     notes += _duplicate_id_notes(result)
     return LoadedTable(result, concat_frames(originals), _coverage(result, files), notes)

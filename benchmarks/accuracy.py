@@ -1,0 +1,209 @@
+"""Agreement of every parser preset with the human labels in tests/labels/, per split.
+
+    python benchmarks/accuracy.py [--split dev|test|all] [--json FILE] [--real DIR]
+
+Datasets (see tests/labels/README.md):
+- ``statutes``: 108 real Japanese multiple-choice outputs (all long), label = the choice the
+  model gave (or none); a preset agrees when it extracts that choice, or nothing for none;
+- ``short`` and ``cot``: tests/labels/synthetic_choice.jsonl, written by hand;
+- ``conformity``: 1080 real free-form answers, label = the answer states the truth; a
+  preset + matcher agrees when `is_correct` equals the label.
+
+Every row belongs to the dev or the test split by a hash of its id (`split_of`); presets were
+tuned on dev only. Rows of the real data are skipped (and said so) when ``--real`` is absent.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import hashlib
+import json
+import re
+import sys
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from answer_audit import extract, get_parser, is_correct, list_parsers
+
+ROOT = Path(__file__).resolve().parents[1]
+LABELS = ROOT / "tests" / "labels"
+REAL = ROOT.parent / "shared" / "data" / "real"
+SPLITS = ("dev", "test")
+FREEFORM_PRESETS = ("freeform/v1", "freeform/v2", "freeform/v3")
+MATCHERS = ("v1", "v2", "v3")
+
+
+def split_of(key: str) -> str:
+    """``test`` for about a third of the ids, ``dev`` for the rest, by SHA-256 of ``key``.
+
+    Keys: ``<file>#<index>`` (statutes), ``<file>#<trial_id>`` (conformity),
+    ``synthetic_choice#<id>`` (synthetic choice set).
+    """
+    return "test" if int(hashlib.sha256(key.encode()).hexdigest(), 16) % 3 == 0 else "dev"
+
+
+@dataclass(frozen=True)
+class Item:
+    """One labelled output."""
+
+    key: str
+    dataset: str  # statutes | short | cot | conformity
+    text: str
+    label: str | bool | None
+    truth: str | None = None
+    options: tuple[str, ...] | dict[str, str] | None = None
+
+    @property
+    def split(self) -> str:
+        return split_of(self.key)
+
+
+def _jsonl(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+
+
+def _options_block(text: str) -> dict[str, str]:
+    """The statutes' ``choices`` field ("a 選択肢...\\nb ...") as letter -> option text."""
+    pairs = (re.match(r"\s*([a-d])[\s.)：:]+(.+)", line) for line in text.splitlines())
+    return {m.group(1): m.group(2).strip() for m in pairs if m}
+
+
+def statutes_items(real: Path) -> Iterator[Item]:
+    results: dict[str, list[dict[str, Any]]] = {}
+    for row in _jsonl(LABELS / "statutes.jsonl"):
+        name = row["file"]
+        if name not in results:
+            data = json.loads((real / "statutes" / f"{name}.json").read_text(encoding="utf-8"))
+            results[name] = data["results"]
+        result = results[name][row["index"]]
+        yield Item(
+            f"{name}#{row['index']}",
+            "statutes",
+            result["response"],
+            row["label"],
+            options=_options_block(result["choices"]),
+        )
+
+
+def synthetic_items() -> Iterator[Item]:
+    for row in _jsonl(LABELS / "synthetic_choice.jsonl"):
+        options = tuple(row["choices"]) if row.get("choices") else None
+        yield Item(
+            f"synthetic_choice#{row['id']}", row["kind"], row["text"], row["label"], None, options
+        )
+
+
+def conformity_items(real: Path) -> Iterator[Item]:
+    rows: dict[str, dict[str, dict[str, str]]] = {}
+    for row in _jsonl(LABELS / "conformity.jsonl"):
+        name = row["file"]
+        if name not in rows:
+            with (real / "conformity" / f"{name}.csv").open(newline="", encoding="utf-8") as fh:
+                rows[name] = {r["trial_id"]: r for r in csv.DictReader(fh)}
+        source = rows[name][row["trial_id"]]
+        yield Item(
+            f"{name}#{row['trial_id']}",
+            "conformity",
+            source["raw_text"],
+            row["label"],
+            source["ground_truth_text"],
+        )
+
+
+def load_items(real: Path | None = REAL) -> list[Item]:
+    """Every labelled item; the real-data ones only when ``real`` holds the data."""
+    items = list(synthetic_items())
+    if real is not None and (real / "statutes").is_dir() and (real / "conformity").is_dir():
+        items += [*statutes_items(real), *conformity_items(real)]
+    return items
+
+
+# ------------------------------------------------------------------- scoring
+
+
+@dataclass(frozen=True)
+class Cell:
+    """Agreement of one preset (+ matcher) with one dataset's labels on one split."""
+
+    preset: str
+    dataset: str
+    split: str
+    agree: int
+    n: int
+
+    @property
+    def rate(self) -> float:
+        return self.agree / self.n if self.n else float("nan")
+
+
+def choice_agrees(preset: str, item: Item) -> bool:
+    found = extract(item.text, preset, choices_text=item.options)
+    return found.value == item.label
+
+
+def freeform_agrees(preset: str, matcher: str, item: Item) -> bool:
+    value = extract(item.text, preset).value
+    return is_correct(None if value is None else str(value), item.truth, matcher) == item.label
+
+
+def score(items: list[Item], splits: tuple[str, ...] = SPLITS) -> list[Cell]:
+    """One cell per (preset, dataset, split) present in ``items``."""
+    cells = []
+    choice_presets = [p for p in list_parsers() if get_parser(p).family == "choice"]
+    for dataset in ("statutes", "short", "cot", "conformity"):
+        for split in splits:
+            chosen = [i for i in items if i.dataset == dataset and i.split == split]
+            if not chosen:
+                continue
+            if dataset == "conformity":
+                for preset in FREEFORM_PRESETS:
+                    for matcher in MATCHERS:
+                        agree = sum(freeform_agrees(preset, matcher, i) for i in chosen)
+                        cells.append(
+                            Cell(f"{preset}:{matcher}", dataset, split, agree, len(chosen))
+                        )
+            else:
+                for preset in choice_presets:
+                    agree = sum(choice_agrees(preset, i) for i in chosen)
+                    cells.append(Cell(preset, dataset, split, agree, len(chosen)))
+    return cells
+
+
+def markdown_table(cells: list[Cell]) -> str:
+    """Rows: presets; columns: dataset x split, as agree/n (percent)."""
+    columns = list(dict.fromkeys((c.dataset, c.split) for c in cells))
+    presets = list(dict.fromkeys(c.preset for c in cells))
+    by = {(c.preset, c.dataset, c.split): c for c in cells}
+    head = "| preset | " + " | ".join(f"{d} {s}" for d, s in columns) + " |"
+    lines = [head, "|---" * (len(columns) + 1) + "|"]
+    for preset in presets:
+        row = []
+        for d, s in columns:
+            c = by.get((preset, d, s))
+            row.append("" if c is None else f"{c.agree}/{c.n} ({100 * c.rate:.1f}%)")
+        lines.append(f"| `{preset}` | " + " | ".join(row) + " |")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    parser.add_argument("--split", choices=("dev", "test", "all"), default="all")
+    parser.add_argument("--json", type=Path, help="also write the cells as JSON")
+    parser.add_argument("--real", type=Path, default=REAL, help="the real data folder")
+    args = parser.parse_args(argv)
+    items = load_items(args.real)
+    if not any(i.dataset == "statutes" for i in items):
+        print(f"note: real data not found at {args.real}; synthetic labels only", file=sys.stderr)
+    splits = SPLITS if args.split == "all" else (args.split,)
+    cells = score(items, splits)
+    print(markdown_table(cells))
+    if args.json:
+        args.json.write_text(json.dumps([asdict(c) for c in cells], indent=1), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,360 @@
+"""choice/v4: one test per failure mode of the issue, on realistic outputs (written for the test,
+modelled on the shapes seen in real runs), plus the comparison presets and user presets."""
+
+from pathlib import Path
+
+import pytest
+
+from answer_audit import PresetSet, extract
+from answer_audit.parsers import MULTILINGUAL_PREFIXES
+from test_choice import SEED_EXAMPLES
+
+ECHO = "回答（1文字のみ）: "
+
+
+def v4(text: str, options: list[str] | dict[str, str] | None = None) -> str | None:
+    value = extract(text, "choice/v4", choices_text=options).value
+    assert value is None or isinstance(value, str)
+    return value
+
+
+@pytest.mark.parametrize(("text", "expected"), SEED_EXAMPLES)
+def test_seed_examples_still_pass(text: str, expected: str | None) -> None:
+    assert v4(text) == expected
+
+
+# --------------------------------------------------------- echoed format lines
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "回答（1文字のみ）:",
+        "1文字だけ出力してください。",
+        "a, b, c, d のいずれか1文字",
+        "以下に回答を1文字で出力してください。\n"
+        + f"{ECHO}a, b, c, d のどれか1文字を書いてください。\n" * 40,
+        "回答は1文字だけです。 a, b, c, d のどれか1文字を書いてください。" * 20
+        + " a, b, c, d のい",
+        "1文字だけ出力してください。\n"
+        + "回答（1文字のみ）: 回答は1文字だけです。\n" * 30
+        + "回答（1",
+        "ここに回答\n？",
+    ],
+)
+def test_echoed_format_lines_are_not_answers(text: str) -> None:
+    assert v4(text) is None
+
+
+def test_one_character_is_not_option_one_even_when_garbled_or_cut() -> None:
+    assert v4("回答（11文字以内）: b") == "b"
+    assert v4("a\n" + f"{ECHO} a\n" * 30 + "回答（11文字以内）: a\n" * 100 + "回答（11") == "a"
+    text = f"{ECHO}d\n" * 50 + "回答（1"  # the last line is cut inside the format label
+    e = extract(text, "choice/v4")
+    assert e.value == "d" and e.span is not None and text[e.span[0] : e.span[1]] == "d"
+
+
+# ------------------------------------------- repetition, enumeration and cycles
+
+
+def test_an_answer_repeated_hundreds_of_times_counts_once() -> None:
+    assert v4("以下に回答を1文字で出力してください。\na\nb\nc\nd\n" + f"{ECHO}b\n\n" * 220) == "b"
+    assert v4("したがって、正解はbです。\nb\n" * 15) == "b"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a\nb\nc\nd",
+        "A, B, C, D",
+        "Answer: A\nAnswer: B\nAnswer: C\nAnswer: D",
+        f"{ECHO}a\n{ECHO}b\n{ECHO}c\n{ECHO}d",
+        "以下に回答を1文字で出力してください。\n" + "a\nb\nc\nd\n" * 200,
+        "a\n"
+        + f"{ECHO}b\n{ECHO}c\n{ECHO}d\n{ECHO}a\n" * 50,  # a lone letter, then a labelled cycle
+        "以下に回答を1文字で出力してください。\na\nb\nc\nd\n" + f"{ECHO}a\nb\nc\nd\n\n" * 80,
+    ],
+)
+def test_enumerations_and_cycles_are_no_answer(text: str) -> None:
+    e = extract(text, "choice/v4")
+    assert e.value is None
+    assert e.rule in {"enumeration-no-answer", "cycle-no-answer", "not-found"}
+
+
+def test_a_reasoned_answer_before_the_output_collapses_into_a_cycle_counts() -> None:
+    text = (
+        "以下に回答を1文字で出力してください。\na\nb\nc\nd\na\n\n"
+        "選択肢aは条文の要件に合致するため、したがって、回答はaです。\na\n"
+        + "b\nc\nd\na\na\n"
+        * 150
+    )
+    e = extract(text, "choice/v4")
+    assert (e.value, e.rule) == ("a", "answer-before-cycle")
+    labelled = f"{ECHO}a\n\n（理由: 第76条の規定に基づき、aが正しい。）\nb\nc\nd\n" * 20
+    assert v4(labelled) == "a"
+
+
+def test_the_last_letter_seen_is_not_the_answer_when_no_option_is_right() -> None:
+    assert v4("正しい選択肢は見当たらないかもしれません。" * 30) is None
+    assert v4("したがって、正解は「なし」です。" * 10) is None
+    assert v4("None of the options is correct, so I cannot pick A, B, C or D.") is None
+    assert (
+        v4("aは正しい。bは正しい。cは正しい。dも正しい。誤っているものは判断できません。") is None
+    )
+
+
+# -------------------------------------------------------------------- negations
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "正解は b ではない。",
+        "正解は b 以外の選択肢である。",
+        "bは誤り。",
+        "したがって、正解は b ではない。" * 12
+        + "この場合、正解は b 以外の選択肢であるが、bは誤り。",
+        "The answer is not A.",
+        "정답은 B가 아닙니다.",
+        "Die Antwort ist nicht A.",
+        "答案不是A。",
+    ],
+)
+def test_negations_do_not_answer_the_letter_they_name(text: str) -> None:
+    assert v4(text) is None
+
+
+def test_a_rejection_then_a_pick() -> None:
+    assert v4("bは誤り。正解は d。") == "d"
+    assert v4("The answer is not A. The answer is C.") == "c"
+    assert v4("答案不是A，而是C。") == "c"
+
+
+# -------------------------------------------- first lines, examples, follow-ups
+
+
+def test_a_bare_first_line_followed_by_an_explanation() -> None:
+    text = "c\n選択肢cは第5条第1項の規定と一致しています。他の選択肢は条文の内容と矛盾しています。"
+    e = extract(text, "choice/v4")
+    assert (e.value, e.rule) == ("c", "bare-line")
+    assert v4("B\n\nExplanation: option A confuses weight with mass.") == "b"
+    assert v4("B) 1648") == "b"
+
+
+def test_an_example_line_is_not_the_answer() -> None:
+    assert v4("例: a\n" + "回答: c\n\n" * 20) == "c"
+    assert v4("Format, e.g. Answer: A\n\nAnswer: D") == "d"
+    assert (
+        v4("I will end with a line of the form 'Answer: A'.\nThe organelle is the mitochondrion.")
+        is None
+    )
+
+
+def test_an_invented_follow_up_question_does_not_count() -> None:
+    text = "The answer is B.\n\nQuestion: What is the capital of Spain?\nA) Madrid\nB) Lisbon\nAnswer: A"
+    assert v4(text) == "b"
+    text = (
+        "したがって、正解は a です。\n\n次の問題：民法第100条について正しいものはどれか。\n回答: b"
+    )
+    assert v4(text) == "a"
+    # the same prompt echoed after the answer, and answered the same way, is still this answer
+    echoed = "【質問】\n次のうち、正しいものを教えてください。\n【回答指示】\n- 回答は a, b, c, d から1文字。\n"
+    assert v4("正しい選択肢はb。\nb\n\n" + (echoed + f"{ECHO}b\nb\n\n") * 3) == "b"
+
+
+# ---------------------------------------------------------- numbers that are not options
+
+
+def test_article_references_and_list_markers_are_not_answers() -> None:
+    assert v4("金融商品取引法第2条第1項第15号に基づき、正解は c です。") == "c"
+    assert v4("第27条の32の2第1項本文が根拠となる。") is None
+    assert v4("（1）aは誤り。（2）bも誤り。\n回答: d") == "d"
+    assert v4("[1]と[2]の条文を比較すると、[2]の第4項が根拠となります。") is None
+    assert v4("1. 第1号\n2. 第2号\n3. 第3号\n4. 第4号") is None
+
+
+# ----------------------------------------------------------------------- wrappers
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("**Answer:** B", "b"),
+        ("ANSWER: **A**", "a"),
+        ("$A$", "a"),
+        ("\\boxed{B}", "b"),
+        ("Answer: $\\boxed{D}$", "d"),
+        ("(B)", "b"),
+        ("B)", "b"),
+        ("Ｂ", "b"),
+        ("Answer: Ｃ", "c"),
+        ("answer: a", "a"),
+        ("The answer is (D).", "d"),
+        ("The answer is a.", "a"),
+        ('{"answer": "B"}', "b"),
+        ("<answer>C</answer>", "c"),
+        ("回答：３", "c"),
+        ("**回答：b**", "b"),
+        ("正解：「a」", "a"),
+        ("cです。", "c"),
+    ],
+)
+def test_wrappers(text: str, expected: str) -> None:
+    assert v4(text) == expected
+
+
+def test_the_english_article_a_is_not_option_a() -> None:
+    assert v4("It is a difficult question, but I would go with a guess.") is None
+    assert v4("The answer is a trick question; none of the options apply.") is None
+    text = (
+        "This is a classic problem. A careful look shows that the height is 20 m.\nThe answer is C."
+    )
+    assert v4(text) == "c"
+    assert v4("A resposta correta é C.") == "c"
+
+
+def test_the_final_statement_wins_over_earlier_answer_lines() -> None:
+    text = (
+        "Answer: A\n\nWait, let me reconsider. The enthalpy change is negative, so the reaction "
+        "releases heat, which is option D.\n\nFinal Answer: D"
+    )
+    assert v4(text) == "d"
+    assert v4("Answer: C\nExplanation: Answer B is a common misconception.") == "c"
+    assert v4("Answer: B or C") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Answer: B", "b"),
+        ("回答: c", "c"),
+        ("答え：2", "b"),
+        ("解答: d", "d"),
+        ("正解は b です。", "b"),
+        ("答案：B", "b"),
+        ("答案是 C。", "c"),
+        ("答：C", "c"),
+        ("故选 A。", "a"),
+        ("정답: B", "b"),
+        ("정답은 C입니다.", "c"),
+        ("답: A", "a"),
+        ("Antwort: B", "b"),
+        ("Die richtige Antwort ist C.", "c"),
+        ("Réponse : B", "b"),
+        ("La bonne réponse est D.", "d"),
+        ("Respuesta: C", "c"),
+        ("La respuesta correcta es B.", "b"),
+        ("Risposta: A", "a"),
+        ("La risposta corretta è D.", "d"),
+        ("Resposta: B", "b"),
+        ("Jawaban: D", "d"),
+        ("Jawabannya adalah B.", "b"),
+        ("Jibu: C", "c"),
+        ("Jibu sahihi ni A.", "a"),
+        ("الإجابة: B", "b"),
+        ("الإجابة الصحيحة هي C", "c"),
+        ("उत्तर: A", "a"),
+        ("सही उत्तर B है।", "b"),
+        ("উত্তর: D", "d"),
+        ("সঠিক উত্তর হলো C", "c"),
+        ("Antwort：D", "d"),
+    ],
+)
+def test_multilingual_answer_prefixes(text: str, expected: str) -> None:
+    assert v4(text) == expected
+
+
+# ------------------------------------------------------------------- option text
+
+CITIES = ["London", "Paris", "Rome", "Berlin"]
+
+
+def test_option_text_instead_of_a_letter() -> None:
+    assert v4("Paris", CITIES) == "b"
+    assert v4("The capital of France is Paris.", CITIES) == "b"
+    assert v4("Answer: Berlin", {"a": "London", "b": "Paris", "c": "Rome", "d": "Berlin"}) == "d"
+    e = extract("The capital of France is Paris.", "choice/v4", choices_text=CITIES)
+    assert e.rule == "option-text" and e.span == (25, 30)
+    assert v4("Both Paris and London are large cities.", CITIES) is None
+    assert v4("The answer is not Paris.", CITIES) is None
+    assert v4("Paris") is None  # no options given
+
+
+def test_option_text_is_longest_first_and_boundary_safe() -> None:
+    assert v4("The answer is JavaScript.", ["Java", "JavaScript", "Python", "Rust"]) == "b"
+    assert v4("Answer: Java", ["Java", "JavaScript", "Python", "Rust"]) == "a"
+    assert v4("It's a catalog.", ["cat", "catalog", "dog", "bird"]) == "b"
+    assert v4("首都は東京都です。", ["東京", "大阪", "京都", "名古屋"]) == "a"
+    assert v4("The treaty was signed in 1648.", ["1648", "1748", "1848", "1948"]) == "a"
+
+
+def test_a_letter_wins_over_option_text() -> None:
+    assert v4("Answer: C (Rome is lovely, Paris too)", CITIES) == "c"
+
+
+# ---------------------------------------------------------------- reasoning blocks
+
+
+def test_reasoning_blocks() -> None:
+    assert v4("<think>Maybe A. No, B fits the date.</think>\n\nThe answer is **B**.") == "b"
+    e = extract("<think>\nJupiter has many moons, maybe A is right. But Saturn has", "choice/v4")
+    assert (e.value, e.rule) == (None, "unclosed-think")
+
+
+def test_choice_set_is_a_parameter() -> None:
+    assert extract("Answer: E", "choice/v4").value is None
+    assert extract("Answer: E", "choice/v4", choices="abcde").value == "e"
+    assert extract("Answer: 5", "choice/v4", choices="abcde").value == "e"
+
+
+# --------------------------------------------------------------- comparison presets
+
+
+def test_answer_colon_first_takes_the_first_answer_colon_then_each_prefix_in_order() -> None:
+    assert extract("Answer: A\nthinking...\nAnswer: B", "choice/answer-colon-first").value == "a"
+    assert extract("回答: c\nanswer: b", "choice/answer-colon-first").value == "b"  # English first
+    assert extract("answer: apple", "choice/answer-colon-first").value == "a"  # no boundary
+    assert extract("The answer is B", "choice/answer-colon-first").value is None
+    assert MULTILINGUAL_PREFIXES[0] == "answer"
+
+
+def test_letter_boundary_takes_the_first_standalone_letter() -> None:
+    assert extract("I think B. Answer: C", "choice/letter-boundary").value == "b"
+    assert extract("It is a good question; D.", "choice/letter-boundary").value == "a"
+    assert extract("正解はbです", "choice/letter-boundary").value is None  # no \b inside Japanese
+
+
+# ---------------------------------------------------------------- user presets
+
+
+def test_a_user_preset_can_use_the_new_step_kinds(tmp_path: Path) -> None:
+    path = tmp_path / "p.toml"
+    path.write_text(
+        """
+[preset."choice/final-only"]
+family = "choice"
+think = true
+masks = ['[0-9]+文字']
+[[preset."choice/final-only".steps]]
+kind = "statements"
+rule = "final"
+patterns = ['final\\s*:\\s*([{L}{D}])(?![0-9a-z])']
+negations = ['\\s*is wrong']
+bare = false
+[[preset."choice/final-only".steps]]
+kind = "option-text"
+rule = "text"
+
+[preset."choice/v4-abcde"]
+family = "choice"
+base = "choice/v4"
+choices = "abcde"
+""",
+        encoding="utf-8",
+    )
+    presets = PresetSet.from_file(path)
+    assert extract("Final: 2\nFinal: c", "choice/final-only", presets=presets).value == "c"
+    assert extract("<think>final: a", "choice/final-only", presets=presets).rule == "unclosed-think"
+    assert extract("Final: a is wrong", "choice/final-only", presets=presets).value is None
+    assert extract("B", "choice/final-only", presets=presets).value is None  # bare = false
+    assert extract("Answer: E", "choice/v4-abcde", presets=presets).value == "e"
