@@ -330,7 +330,8 @@ def paired_delta_ci(
     _same_length(s, t)
     # cell 0: both right, 1: stored-only right, 2: scheme-only right, 3: both wrong
     cells = np.bincount(2 * (~s).astype(np.intp) + (~t), minlength=4)
-    return paired_delta_ci_counts(*(int(c) for c in cells), B=B, seed=seed, ci=ci)
+    both, stored_only, scheme_only, neither = (int(c) for c in cells)
+    return paired_delta_ci_counts(both, stored_only, scheme_only, neither, B=B, seed=seed, ci=ci)
 
 
 def paired_delta_ci_counts(

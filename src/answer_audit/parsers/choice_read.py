@@ -27,7 +27,11 @@ _OPEN = (
     r"|(?:option|choice|選択肢|选项)\s*)*"
 )
 _CLOSE = r"(?:[\s*_]|\}|\$|[)\]）】」』\"'”’.。:：!])*"
-_BETWEEN_ALTERNATIVES = r"(?:\s*(?:/|,|、|・|か|或|或者|和|及び|および|または|と|や)\s*|\s+(?:or|and|oder|und|ou|et|o|y|e|atau|dan|au|na|و|या|বা|및|또는)\s+)"
+# Between two choices named as alternatives ("B or C", "aかb", "A、B").
+_BETWEEN_ALTERNATIVES = (
+    r"(?:\s*(?:/|,|、|・|か|或|或者|和|及び|および|または|と|や)\s*"
+    r"|\s+(?:or|and|oder|und|ou|et|o|y|e|atau|dan|au|na|و|या|বা|및|또는)\s+)"
+)
 _ENUMERATED_LINE = r"^[(\[（]?([{L}])[)\]）.:：]\s*\S"
 
 
@@ -89,9 +93,8 @@ class _Statement:
     start: int
     end: int
     token: str
-    strong: bool  # said with words (a pattern), not a line that is only a letter
     rule: str
-    reasoned: bool = False  # strong, on a line that says more than a label and the choice
+    reasoned: bool = False  # a pattern's statement on a line that says more than label + choice
 
 
 def run_step(
@@ -120,16 +123,16 @@ def _statements(step: ChoiceStep, rx: StepRegexes, norm: str, lines: Lines) -> l
             start, end = m.start(g), m.end(g)
             if start not in found and _counts(rx, norm, start, end):
                 reasoned = _says_more(norm, m.start(), m.end())
-                found[start] = _Statement(start, end, m.group(g), True, step.rule, reasoned)
+                found[start] = _Statement(start, end, m.group(g), step.rule, reasoned)
     if step.bare:
         for i, (offset, line) in enumerate(lines):
             bare = rx.bare_line.fullmatch(line)
             if bare is not None and _not_example(rx, norm, offset + bare.start(1)):
                 s = offset + bare.start(1)
-                found.setdefault(s, _Statement(s, s + 1, bare.group(1), False, "bare-line"))
+                found.setdefault(s, _Statement(s, s + 1, bare.group(1), "bare-line"))
             elif i == 0 and (lead := _lead_line(rx, lines)) is not None:
                 s = offset + lead.start(1)
-                found.setdefault(s, _Statement(s, s + 1, lead.group(1), False, "lead-line"))
+                found.setdefault(s, _Statement(s, s + 1, lead.group(1), "lead-line"))
     ordered = [found[k] for k in sorted(found)]
     if ordered and rx.stop is not None:
         stop = rx.stop.search(norm, ordered[0].end)
@@ -166,10 +169,11 @@ _REASON_MIN_CHARS = 4
 def _says_more(norm: str, start: int, end: int) -> bool:
     """Whether the statement's line holds other words than the statement (a reason, a
     conclusion), unlike a bare label line such as ``回答（1文字のみ）: a``."""
-    line_start = norm.rfind("\n", 0, start) + 1
-    line_end = norm.find("\n", end)
-    rest = norm[line_start:start] + norm[end : len(norm) if line_end < 0 else line_end]
-    return len(_WORDS.findall(rest[:200])) >= _REASON_MIN_CHARS
+    window = _EXAMPLE_LOOKBACK  # bounded both ways, so long lines stay linear
+    line_start = norm.rfind("\n", max(0, start - window), start) + 1 or max(0, start - window)
+    line_end = norm.find("\n", end, end + window)
+    rest = norm[line_start:start] + norm[end : end + window if line_end < 0 else line_end]
+    return len(_WORDS.findall(rest)) >= _REASON_MIN_CHARS
 
 
 _ARTICLE_FOLLOWER = re.compile(r"[ \t]+([a-z][a-z'’-]+)")

@@ -17,6 +17,9 @@ PALETTE = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F
 STORED = "#9aa3ad"
 SCHEME = "#0072B2"
 SIGNIFICANT = "#D55E00"
+SIDE_A = "#E69F00"  # diff: side A (amber) and side B (blue), in bars, legends and marks
+SIDE_B = "#0072B2"
+AGREE = "#009E73"
 
 FOREST_WIDTH = 200
 ERROR_WIDTH = 100
@@ -24,6 +27,7 @@ ROW_HEIGHT = 20
 AXIS_HEIGHT = 18
 STACK_WIDTH = 240
 STACK_HEIGHT = 14
+HEAT_LEVELS = 5
 
 
 @dataclass(frozen=True)
@@ -150,18 +154,54 @@ def axis(scale: Scale, unit: str = "") -> Markup:
     )
 
 
+@dataclass(frozen=True)
+class Bar:
+    """One bar of a `bars` chart: a percentage (None: not drawn), its CSS class, an interval."""
+
+    label: str
+    value: float | None
+    cls: str
+    ci: tuple[float, float] | None = None
+
+
+def bars(items: Sequence[Bar], scale: Scale, what: str, cls: str = "chart bars") -> Markup:
+    """Horizontal bars stacked in one row (6 px each), with an optional interval whisker each.
+
+    >>> "bar-b" in bars([Bar("B", 40.0, "bar-b", (30.0, 50.0))], percent_scale(), "accuracy")
+    True
+    """
+    top = (ROW_HEIGHT - (8 * len(items) - 2)) / 2
+    left = scale.x(scale.lo)
+    shapes, said = [], []
+    for k, item in enumerate(items):
+        if item.value is None:
+            said.append(f"{item.label} —")
+            continue
+        y = top + 8 * k
+        shapes.append(
+            Markup('<rect class="{}" x="{}" y="{}" width="{}" height="6"/>').format(
+                item.cls, _num(left), _num(y), _num(max(scale.x(item.value) - left, 0.0))
+            )
+        )
+        said.append(f"{item.label} {item.value:.1f}%")
+        if item.ci is not None:
+            lo, hi = (_num(scale.x(v)) for v in item.ci)
+            shapes.append(
+                Markup('<path class="bar-ci" d="M{},{}v6M{},{}H{}M{},{}v6"/>').format(
+                    lo, _num(y), lo, _num(y + 3), hi, hi, _num(y)
+                )
+            )
+            said[-1] += f" ({item.ci[0]:.1f} to {item.ci[1]:.1f})"
+    title = f"{what}: {', '.join(said)}"
+    grid = _grid(scale, ROW_HEIGHT, zero=False)
+    body = Markup("<title>{}</title>{}{}").format(title, grid, Markup("").join(shapes))
+    return _svg(scale, ROW_HEIGHT, body, title, cls)
+
+
 def error_pair(stored: float, scheme: float, scale: Scale) -> Markup:
     """Stored (grey, top) and scheme (blue, bottom) error rates as two bars on one scale."""
-    left = scale.x(0)
-    bars = Markup("").join(
-        Markup('<rect class="{}" x="{}" y="{}" width="{}" height="6"/>').format(
-            cls, _num(left), y, _num(max(scale.x(value) - left, 0.0))
-        )
-        for cls, y, value in (("bar-stored", 3, stored), ("bar-scheme", 11, scheme))
-    )
-    title = f"error: stored {stored:.1f}%, scheme {scheme:.1f}%"
-    body = Markup("<title>{}</title>{}{}").format(title, _grid(scale, ROW_HEIGHT, zero=False), bars)
-    return _svg(scale, ROW_HEIGHT, body, title, "chart errors")
+    pair = [Bar("stored", stored, "bar-stored"), Bar("scheme", scheme, "bar-scheme")]
+    return bars(pair, scale, "error", "chart errors")
 
 
 def stacked_bar(parts: Sequence[tuple[str, int, str]], width: int = STACK_WIDTH) -> Markup:
@@ -186,3 +226,31 @@ def swatch(colour: str) -> Markup:
         '<svg class="swatch" width="10" height="10" viewBox="0 0 10 10" aria-hidden="true">'
         '<rect width="10" height="10" rx="2" fill="{}"/></svg>'
     ).format(colour)
+
+
+def heat_table(labels: Sequence[str], matrix: Sequence[Sequence[int]]) -> dict[str, object]:
+    """A confusion matrix laid out for a heat-map table: each cell's count and shade class.
+
+    The diagonal (same value) and the rest (changed value) are shaded on their own scales, each
+    relative to its largest cell, so a few changes still show beside a heavy diagonal.
+
+    >>> heat_table(["a", "b"], [[9, 1], [0, 3]])["rows"][0]["cells"]
+    [{'n': 9, 'cls': 'heat same h5'}, {'n': 1, 'cls': 'heat diff h5'}]
+    """
+    size = range(len(labels))
+    same_top = max((matrix[i][i] for i in size), default=0)
+    diff_top = max((matrix[i][j] for i in size for j in size if i != j), default=0)
+
+    def cell(i: int, j: int) -> dict[str, object]:
+        n = matrix[i][j]
+        kind, top = ("same", same_top) if i == j else ("diff", diff_top)
+        level = math.ceil(HEAT_LEVELS * n / top) if n and top else 0
+        return {"n": n, "cls": f"heat {kind} h{level}"}
+
+    rows = [
+        {"label": labels[i], "cells": [cell(i, j) for j in size], "total": sum(matrix[i])}
+        for i in size
+    ]
+    columns = [sum(matrix[i][j] for i in size) for j in size]
+    return {"labels": list(labels), "rows": rows, "columns": columns, "total": sum(columns),
+            "same": sum(matrix[i][i] for i in size)}  # fmt: skip
