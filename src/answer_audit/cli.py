@@ -169,6 +169,7 @@ def audit_cmd(
     parsed: opt.ParsedCol = None,
     label: opt.LabelCol = None,
     truth: opt.TruthCol = "truth",
+    choices_col: opt.ChoicesCol = None,
     group_by: opt.GroupBy = None,
     null_values: opt.NullValues = None,
     kind: Annotated[
@@ -203,7 +204,7 @@ def audit_cmd(
         query=query, skip_bad_lines=skip_bad_lines, metric=metric, scorer=scorer,
     )  # fmt: skip
     cmap = ColumnMap(
-        id=id_col, raw=raw, parsed=parsed, label=label, truth=truth,
+        id=id_col, raw=raw, parsed=parsed, label=label, truth=truth, choices=choices_col,
         group_by=split_list(group_by), null_values=split_list(null_values),
     )  # fmt: skip
     if kind not in KINDS:
@@ -322,7 +323,7 @@ def demo_cmd(
         sources=None, runs_dir=out_dir / "runs", metadata=metadata,
         conditions=",".join(RUN_CONDITIONS), fmt="auto", records=None, table=None, query=None,
         skip_bad_lines=False, metric=None, scorer=None, id_col=None, raw="raw", parsed=None,
-        label=None, truth="truth", group_by=None, null_values=None, kind="freeform", scheme=None,
+        label=None, truth="truth", choices_col=None, group_by=None, null_values=None, kind="freeform", scheme=None,
         presets=None, seed=seed, bootstrap=1000, max_rows=40, max_examples=30,
         out_md=out_dir / "answer_parsing_audit.md", out_json=out_dir / "answer_parsing_audit.json",
         out_html=out_dir / "answer_parsing_audit.html", quiet=quiet,

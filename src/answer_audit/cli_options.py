@@ -51,6 +51,11 @@ TruthCol = Annotated[str, typer.Option("--truth", help="Column with the ground t
 ErrorCol = Annotated[
     str | None, typer.Option("--error", help="Column that is non-empty on error rows.")
 ]
+ChoicesCol = Annotated[
+    str | None,
+    typer.Option("--choices-col", help="Column with each row's options (list, JSON, or 'a text' lines): "
+                 "choice presets that read option text (choice/v4) match it."),
+]  # fmt: skip
 GroupBy = Annotated[str | None, typer.Option("--group-by", help="Comma-separated group columns.")]
 NullValues = Annotated[
     str | None,

@@ -92,6 +92,7 @@ def rescore_cmd(
     stored: StoredCol = None,
     stored_label: StoredLabel = None,
     error: opt.ErrorCol = None,
+    choices_col: opt.ChoicesCol = None,
     id_col: opt.IdCol = None,
     group_by: opt.GroupBy = None,
     null_values: opt.NullValues = None,
@@ -126,7 +127,7 @@ def rescore_cmd(
                       query=query, skip_bad_lines=skip_bad_lines, metric=metric,
                       scorer=scorer)  # fmt: skip
     cmap = ColumnMap(id=id_col, raw=raw, parsed=stored, label=stored_label, truth=truth,
-                     error=error, group_by=split_list(group_by),
+                     error=error, choices=choices_col, group_by=split_list(group_by),
                      null_values=split_list(null_values))  # fmt: skip
     if not spec.paths:
         raise ValueError("no input: pass one or more result files")
@@ -182,6 +183,7 @@ def diff_cmd(
     truth: opt.TruthCol = "truth",
     id_col: opt.IdCol = None,
     error: opt.ErrorCol = None,
+    choices_col: opt.ChoicesCol = None,
     group_by: opt.GroupBy = None,
     null_values: opt.NullValues = None,
     fmt: opt.Fmt = "auto",
@@ -206,7 +208,8 @@ def diff_cmd(
 ) -> None:
     """Compare two labellings of the same outputs: did the model change, or only the parser?"""
     paths = tuple(sources or ())
-    cmap = ColumnMap(id=id_col, raw=raw, truth=truth, error=error, group_by=split_list(group_by),
+    cmap = ColumnMap(id=id_col, raw=raw, truth=truth, error=error, choices=choices_col,
+                     group_by=split_list(group_by),
                      null_values=split_list(null_values))  # fmt: skip
     spec = SourceSpec(paths=paths, fmt=fmt, records_key=records, skip_bad_lines=skip_bad_lines,
                       metric=metric, scorer=scorer)  # fmt: skip

@@ -55,9 +55,12 @@ class DiffResult:
     rule_pairs: list[dict[str, Any]]
     disagreements: list[dict[str, Any]]
     notes: list[str] = field(default_factory=list)
+    # A's and B's raw output per disagreement (same order), for the HTML's highlighted spans;
+    # the JSON carries the snippets instead.
+    raw_texts: list[tuple[str | None, str | None]] = field(default_factory=list, repr=False)
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return {k: v for k, v in asdict(self).items() if k != "raw_texts"}
 
 
 def side_kind(a: Side, b: Side, presets: Mapping[str, Parser] | None, kind: Kind | None) -> Kind:
@@ -153,6 +156,7 @@ def diff_labelings(
                     sorted(pairs.items(), key=lambda kv: (-kv[1], kv[0]))],
         disagreements=[_disagreement(i, frame, other, la, lb, context) for i in rows],
         notes=_truth_notes(frame, other) if frame_b is not None else [],
+        raw_texts=[(frame["raw"][i], other["raw"][i]) for i in rows],
     )  # fmt: skip
 
 

@@ -17,7 +17,15 @@ from answer_audit import fast
 from answer_audit._unicode_tables import DISAGREEING_CLASS
 from answer_audit.extraction import Extraction
 from answer_audit.matching import is_correct
-from answer_audit.parsers import BUILTIN, FreeformPreset, Parser, PresetError, get_parser
+from answer_audit.parsers import (
+    BUILTIN,
+    ChoicePreset,
+    FreeformPreset,
+    Parser,
+    PresetError,
+    get_parser,
+)
+from answer_audit.parsers.options import parse_options
 from answer_audit.text import NORMALIZERS
 
 Kind = Literal["freeform", "choice", "json"]
@@ -204,7 +212,25 @@ def extract_column(
     preset = get_parser(parser, presets)
     if isinstance(preset, FreeformPreset):
         return _freeform_fast(frame, preset)
+    if isinstance(preset, ChoicePreset) and "choices" in frame.columns:
+        return _extractions_frame(_with_options(frame, preset))
     return _extractions_frame(_map_unique(frame["raw"], lambda raw: _extract_raw(preset, raw)))
+
+
+def _with_options(frame: pl.DataFrame, preset: ChoicePreset) -> list[Extraction]:
+    """Choice extraction that may match the options' texts of each row (``choices`` column)."""
+    memo: dict[tuple[str | None, str | None], Extraction] = {}
+    out = []
+    for raw, options in zip(frame["raw"].to_list(), frame["choices"].to_list(), strict=True):
+        key = (raw, options)
+        if key not in memo:
+            memo[key] = (
+                NO_OUTPUT
+                if raw is None
+                else preset.extract(raw, choices_text=parse_options(options))
+            )
+        out.append(memo[key])
+    return out
 
 
 def label_column(values: pl.Series, truths: pl.Series, kind: Kind, normalizer: str) -> pl.Series:

@@ -16,6 +16,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescap
 from answer_audit.audit import BLOCK_MARKERS, ROLE_MARKERS, AuditResult
 from answer_audit.report import charts
 from answer_audit.report.audit_md import coverage_rows, group_text, pct, pval
+from answer_audit.report.rescore_md import pct as percent
 
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
 RAW_LIMIT = 20_000  # characters of raw output shown per example, centred on the span
@@ -32,7 +33,7 @@ def environment() -> Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
-    env.filters.update(pct=pct, pval=pval, signed=signed, group_text=group_text)
+    env.filters.update(pct=pct, percent=percent, pval=pval, signed=signed, group_text=group_text)
     env.globals.update(csp=CSP)
     return env
 
@@ -79,13 +80,54 @@ def split_raw(raw: str, span: Sequence[int] | None, limit: int = RAW_LIMIT) -> R
         start = end = None
         lo, hi = 0, min(n, limit)
     else:
-        start = min(max(int(span[0]), 0), n)
-        end = min(max(int(span[1]), start), n)
+        start, end = _clamp(span, n)
         room = max(limit - (end - start), 0) // 2
         lo, hi = max(0, start - room), min(n, end + room)
     if start is None or end is None:
         return RawView(raw[lo:hi], None, "", lo, n - hi)
     return RawView(raw[lo:start], raw[start:end], raw[end:hi], lo, n - hi)
+
+
+def _clamp(span: Sequence[int], n: int) -> tuple[int, int]:
+    start = min(max(int(span[0]), 0), n)
+    return start, min(max(int(span[1]), start), n)
+
+
+@dataclass(frozen=True)
+class MarkedText:
+    """Raw output cut around several named spans: ``before``, then ``parts`` as (text, names of
+    the spans covering it, joined; "" for none), then ``after``; each escaped later."""
+
+    before: str
+    parts: tuple[tuple[str, str], ...]
+    after: str
+    cut_head: int
+    cut_tail: int
+
+
+def mark_spans(
+    raw: str, spans: Mapping[str, Sequence[int] | None], limit: int = RAW_LIMIT
+) -> MarkedText:
+    """`split_raw` around the union of the spans, the union cut where any span starts or ends.
+
+    >>> mark_spans("b or c", {"a": [0, 1], "b": [5, 6]}).parts
+    (('b', 'a'), (' or ', ''), ('c', 'b'))
+    >>> mark_spans("b", {"a": [0, 1], "b": [0, 1]}).parts
+    (('b', 'ab'),)
+    """
+    given = {name: _clamp(s, len(raw)) for name, s in spans.items() if s is not None}
+    if not given:
+        view = split_raw(raw, None, limit)
+        return MarkedText(view.before, (), view.after, view.cut_head, view.cut_tail)
+    lo = min(start for start, _ in given.values())
+    hi = max(end for _, end in given.values())
+    view = split_raw(raw, [lo, hi], limit)
+    cuts = sorted({lo, hi, *(p for span in given.values() for p in span)})
+    parts = tuple(
+        (raw[a:b], "".join(name for name, (s, e) in given.items() if s <= a and b <= e))
+        for a, b in zip(cuts, cuts[1:], strict=False)
+    )
+    return MarkedText(view.before, parts, view.after, view.cut_head, view.cut_tail)
 
 
 def audit_context(result: AuditResult, *, max_rows: int, generated_at: str) -> dict[str, Any]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -11,7 +12,7 @@ from answer_audit.sources.errors import SourceError
 from answer_audit.sources.labels import parse_label
 
 # Names the canonical frame gives to mapped columns; a group column may not take one of them.
-CANONICAL = ("id", "raw", "parsed", "label", "truth", "error")
+CANONICAL = ("id", "raw", "parsed", "label", "truth", "error", "choices")
 
 
 @dataclass(frozen=True)
@@ -24,6 +25,7 @@ class ColumnMap:
     label: str | None = None
     truth: str | None = None
     error: str | None = None
+    choices: str | None = None  # the options' texts, for option-text matching
     group_by: tuple[str, ...] = ()
     null_values: tuple[str, ...] = ()
 
@@ -72,6 +74,8 @@ def canonical_frame(
         error = _text(frame, cmap.error, where, nulls)
         # "Non-empty means the row errored": blank cells must not count as errors.
         columns.append(_nulled(error, ("",), strip=True).alias("error"))
+    if cmap.choices is not None:
+        columns.append(_options_text(frame[cmap.choices]).alias("choices"))
     columns.append(frame["source"].cast(pl.String))
     columns += [_nulled(frame[g], nulls) for g in cmap.group_by if g != "source"]
     columns += [frame[name] for name in extra]
@@ -81,7 +85,7 @@ def canonical_frame(
 def _check_map(frame: pl.DataFrame, cmap: ColumnMap, where: str, extra: tuple[str, ...]) -> None:
     if cmap.raw is None:
         raise SourceError("no raw output column given; name it with --raw COLUMN")
-    roles = (cmap.id, cmap.raw, cmap.parsed, cmap.label, cmap.truth, cmap.error)
+    roles = (cmap.id, cmap.raw, cmap.parsed, cmap.label, cmap.truth, cmap.error, cmap.choices)
     wanted = [c for c in roles if c is not None] + list(cmap.group_by) + list(extra)
     for name in wanted:
         if name not in frame.columns:
@@ -93,6 +97,14 @@ def _check_map(frame: pl.DataFrame, cmap: ColumnMap, where: str, extra: tuple[st
                 f"group column '{name}' has the name of a canonical column "
                 f"({', '.join(CANONICAL)}); rename it in the input file"
             )
+
+
+def _options_text(series: pl.Series) -> pl.Series:
+    """Options as text: lists and structs (e.g. from Parquet) as JSON, text as it is."""
+    if series.dtype == pl.String:
+        return series
+    return pl.Series([None if v is None else json.dumps(v, ensure_ascii=False) for v in series.to_list()],
+                     dtype=pl.String)  # fmt: skip
 
 
 def _id_column(frame: pl.DataFrame, cmap: ColumnMap, prefix: str, where: str) -> pl.Series:
