@@ -97,3 +97,23 @@ def test_invalid_preset_files_name_the_key(tmp_path: Path, body: str, message: s
 def test_missing_preset_file(tmp_path: Path) -> None:
     with pytest.raises(PresetError, match="preset file not found"):
         PresetSet.from_file(tmp_path / "absent.toml")
+
+
+def test_user_patterns_cannot_hang(tmp_path: Path) -> None:
+    # (a|aa)+$ backtracks exponentially on "aaaa...!"; a user pattern gets a time limit instead
+    path = write(
+        tmp_path,
+        """
+[preset."choice/slow"]
+family = "choice"
+[[preset."choice/slow".steps]]
+kind = "regex"
+rule = "slow"
+patterns = ['(a|aa)+$', '([{L}])']
+pick = "first"
+""",
+    )
+    presets = PresetSet.from_file(path)
+    hostile = "a" * 40 + "!"
+    assert extract(hostile, "choice/slow", presets=presets).rule == "pattern-timeout"
+    assert extract("x c", "choice/slow", presets=presets).value == "c"  # ordinary text still works

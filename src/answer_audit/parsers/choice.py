@@ -23,6 +23,7 @@ from answer_audit.extraction import NOT_FOUND, Extraction
 from answer_audit.offsets import nfkc_lower_with_map
 from answer_audit.parsers import choice_read
 from answer_audit.parsers.choice_read import Decision, Lines, NoAnswer, StepRegexes
+from answer_audit.parsers.timed import PatternTimeout, compile_user_pattern
 from answer_audit.text import reasoning_bounds
 
 StepKind = Literal[
@@ -98,6 +99,7 @@ class ChoicePreset:
     family: str = field(default="choice")
     think: bool = False
     masks: tuple[str, ...] = ()
+    user_patterns: bool = False  # from a preset file: run patterns with a time limit
 
     def extract(
         self, text: str, choices: str | None = None, choices_text: Options | None = None
@@ -145,6 +147,8 @@ def _compile(preset: ChoicePreset, choices: str) -> _Compiled:
     def expand(pattern: str) -> re.Pattern[str]:
         for key, value in fill.items():
             pattern = pattern.replace(key, value)
+        if preset.user_patterns:
+            return compile_user_pattern(pattern)  # type: ignore[return-value]  # same interface
         return re.compile(pattern)
 
     steps = tuple((s, tuple(expand(p) for p in s.patterns)) for s in preset.steps)
@@ -165,6 +169,13 @@ def _to_choice(token: str, letters: str) -> str | None:
 
 
 def _run(preset: ChoicePreset, text: str, choices: str, options: Options | None) -> Extraction:
+    try:
+        return _run_steps(preset, text, choices, options)
+    except PatternTimeout:
+        return Extraction(None, "pattern-timeout", None)
+
+
+def _run_steps(preset: ChoicePreset, text: str, choices: str, options: Options | None) -> Extraction:
     compiled = _compile(preset, choices)
     norm, origin = nfkc_lower_with_map(text)
     if preset.think:

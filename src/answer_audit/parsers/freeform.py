@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from answer_audit.extraction import Extraction
+from answer_audit.parsers.timed import PatternTimeout, compile_user_pattern
 from answer_audit.text import (
     REASONING_CLOSERS,
     first_nonempty_line_bounds,
@@ -124,8 +125,15 @@ class AnswerRegionPreset:
     question_patterns: tuple[str, ...] = ()
     unwrap: bool = True
     family: str = "freeform"
+    user_patterns: bool = False  # from a preset file: run patterns with a time limit
 
     def extract(self, text: str) -> Extraction:
+        try:
+            return self._extract(text)
+        except PatternTimeout:
+            return Extraction(None, "pattern-timeout", None)
+
+    def _extract(self, text: str) -> Extraction:
         start, end = stripped_bounds(text, 0, len(text))
         rule = "whole-text"
         cut, unclosed = reasoning_bounds(text[start:end])
@@ -142,7 +150,7 @@ class AnswerRegionPreset:
         return Extraction(text[start:end], cut_rule or rule, (start, end))
 
     def _cut(self, text: str, start: int, end: int) -> tuple[int, int, str | None]:
-        cuts, questions = _compiled(self.cut_patterns, self.question_patterns)
+        cuts, questions = _compiled(self.cut_patterns, self.question_patterns, self.user_patterns)
         region = text[start:end]
         pos = min((m.start() for p in cuts if (m := _first_after_start(p, region))), default=None)
         for p in questions:
@@ -185,11 +193,12 @@ class AnswerRegionPreset:
 
 @lru_cache(maxsize=64)
 def _compiled(
-    cuts: tuple[str, ...], questions: tuple[str, ...]
+    cuts: tuple[str, ...], questions: tuple[str, ...], timed: bool = False
 ) -> tuple[tuple[re.Pattern[str], ...], tuple[re.Pattern[str], ...]]:
+    compile_ = compile_user_pattern if timed else re.compile
     return (
-        tuple(re.compile(p, re.MULTILINE) for p in cuts),
-        tuple(re.compile(p, re.MULTILINE) for p in questions),
+        tuple(compile_(p, re.MULTILINE) for p in cuts),  # type: ignore[misc]
+        tuple(compile_(p, re.MULTILINE) for p in questions),  # type: ignore[misc]
     )
 
 

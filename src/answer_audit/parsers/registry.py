@@ -253,6 +253,8 @@ def _build(path: Path, name: str, spec: _AnySpec) -> Parser:
             " (freeform/v1 and v2 take markers, case_sensitive, strip_think; freeform/v3 takes "
             "cut_patterns, question_patterns, unwrap)"
         )
+    if any(f.name == "user_patterns" for f in dataclasses.fields(start)):  # type: ignore[arg-type]
+        fields["user_patterns"] = True  # a file's regexes run with a time limit (parsers/timed.py)
     preset: Parser = dataclasses.replace(start, name=name, **fields)  # type: ignore[type-var]
     if isinstance(preset, ChoicePreset):
         if not preset.steps:
