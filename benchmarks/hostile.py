@@ -21,6 +21,7 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from answer_audit import extract, is_correct, list_parsers
+from answer_audit.text import NORMALIZERS
 
 MB = 1 << 20
 SIZES = (MB // 4, MB)
@@ -59,12 +60,11 @@ def _matcher(normalizer: str) -> Callable[[str], object]:
 
 
 def workloads() -> dict[str, Callable[[str], object]]:
-    """Every built-in preset, plus the matcher on a whole text (as the audit calls it)."""
+    """Every built-in preset, plus each matcher on a whole text (as the audit calls them)."""
     jobs: dict[str, Callable[[str], object]] = {
         name: (lambda text, name=name: extract(text, name)) for name in list_parsers()
     }
-    jobs["is_correct/v1"] = _matcher("v1")
-    jobs["is_correct/v2"] = _matcher("v2")
+    jobs.update({f"is_correct/{n}": _matcher(n) for n in NORMALIZERS})
     return jobs
 
 
@@ -126,19 +126,30 @@ def _verdict(job: str, shape: str, times: dict[int, float], timeout: float) -> d
 def cell(row: dict[str, Any]) -> str:
     at_least = row["s_per_mb"] is None  # 1 MB did not finish before the timeout
     text = f">{row['at_least']:.0f}" if at_least else f"{row['s_per_mb']:.3f}"
-    if row["ratio"] is not None:
-        text += f" x{row['ratio']:.1f}"
     return text + ("!" if row["slow"] else "") + ("^" if row["superlinear"] else "")
+
+
+def ratio_cell(row: dict[str, Any]) -> str:
+    return "-" if row["ratio"] is None else f"{row['ratio']:.1f}"
 
 
 def render(results: list[dict[str, Any]], jobs: list[str], shapes: list[str]) -> str:
     by = {(r["job"], r["shape"]): r for r in results}
-    width = max(14, *(len(j) + 1 for j in jobs))
-    lines = ["s/MB at 1 MB, xR = time(1 MB)/time(0.25 MB) (~4 is linear); "
-             f"! = slower than {TARGET_S_PER_MB} s/MB, ^ = superlinear (R > {SUPERLINEAR_RATIO:g})",
-             "", f"{'shape':<14}" + "".join(f"{j:>{width}}" for j in jobs)]  # fmt: skip
-    for shape in shapes:
-        lines.append(f"{shape:<14}" + "".join(f"{cell(by[(j, shape)]):>{width}}" for j in jobs))
+    name = max(len(j) for j in jobs) + 1
+    width = max(8, *(len(s) + 1 for s in shapes))
+    head = f"{'preset':<{name}}" + "".join(f"{s:>{width}}" for s in shapes)
+    lines = [
+        f"seconds per MB at 1 MB (! slower than {TARGET_S_PER_MB} s/MB, ^ superlinear)",
+        head,
+    ]
+    for job in jobs:
+        lines.append(f"{job:<{name}}" + "".join(f"{cell(by[(job, s)]):>{width}}" for s in shapes))
+    lines += ["", f"time(1 MB) / time(0.25 MB): ~4 is linear, > {SUPERLINEAR_RATIO:g} superlinear "
+              f"(flagged only above {NOISE_FLOOR_S} s at 1 MB)", head]  # fmt: skip
+    for job in jobs:
+        lines.append(
+            f"{job:<{name}}" + "".join(f"{ratio_cell(by[(job, s)]):>{width}}" for s in shapes)
+        )
     return "\n".join(lines)
 
 
@@ -156,7 +167,8 @@ def main(argv: list[str] | None = None) -> int:
     for shape in shapes:
         for job in jobs:
             results.append(measure(job, shape, args.timeout))
-            print(f"  {shape:<14} {job:<16} {cell(results[-1])}", file=sys.stderr, flush=True)
+            row = results[-1]
+            print(f"  {shape:<14} {job:<26} {cell(row)} x{ratio_cell(row)}", file=sys.stderr)
     print(render(results, jobs, shapes))
     slow = [f"{r['job']} on {r['shape']}" for r in results if r["slow"] or r["superlinear"]]
     verdict = "PASS" if not slow else f"FAIL ({len(slow)}): " + "; ".join(slow)

@@ -223,20 +223,21 @@ def measure_all(
 
 def render(report: dict[str, Any]) -> str:
     raw_mb = report["raw_mb"]
+    w = max(20, *(len(line["name"]) for line in report["lines"]))
     load = "/".join(f"{x:.1f}" for x in report["load_before"][:1] + report["load_after"][:1])
     out = [
         f"{report['rows']:,} rows, raw text {raw_mb:.0f} MB (UTF-8), seed {report['seed']}",
         f"answer_audit: {report['package']}",
         f"{os.cpu_count()} CPUs, Python {sys.version.split()[0]}, load average before/after {load}",
         "",
-        f"{'section':<8} {'measurement':<20} {'rows':>10} {'seconds':>8} {'cpu s':>7} "
+        f"{'section':<8} {'measurement':<{w}} {'rows':>10} {'seconds':>8} {'cpu s':>7} "
         f"{'rows/s':>9} {'peak RSS MB':>11} {'RSS/raw':>8}",
     ]
     for line in report["lines"]:
         rate = line["rows"] / line["seconds"] if line["seconds"] else float("inf")
         rows = f"{line['rows']:,}" + ("*" if line["rows"] < line["of"] else "")
         out.append(
-            f"{line['section']:<8} {line['name']:<20} {rows:>10} {line['seconds']:8.2f} "
+            f"{line['section']:<8} {line['name']:<{w}} {rows:>10} {line['seconds']:8.2f} "
             f"{line['cpu']:7.1f} {rate:9,.0f} {line['rss_mb']:11,.0f} "
             f"{line['rss_mb'] / raw_mb:7.2f}x"
         )

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import importlib.resources
-from html.parser import HTMLParser
 from pathlib import Path
 
 import polars as pl
@@ -15,35 +14,7 @@ from answer_audit.audit import AuditResult, AuditSettings, audit
 from answer_audit.cli import app
 from answer_audit.report.charts import delta_scale, nice_ticks
 from answer_audit.report.html import CSP, environment, render_audit_html, split_raw
-from html_fixtures import HOSTILE, STAMP, demo_result, hostile_result
-
-
-class Elements(HTMLParser):
-    """Start tags with their attributes, and the text inside every <mark>, in document order."""
-
-    def __init__(self, page: str) -> None:
-        super().__init__(convert_charrefs=True)
-        self.tags: list[tuple[str, dict[str, str]]] = []
-        self.marks: list[str] = []
-        self._in_mark = False
-        self.feed(page)
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self.tags.append((tag, {k: v or "" for k, v in attrs}))
-        if tag == "mark":
-            self._in_mark = True
-            self.marks.append("")
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag == "mark":
-            self._in_mark = False
-
-    def handle_data(self, data: str) -> None:
-        if self._in_mark:
-            self.marks[-1] += data
-
-    def with_class(self, name: str) -> list[dict[str, str]]:
-        return [a for _, a in self.tags if name in a.get("class", "").split()]
+from html_fixtures import HOSTILE, STAMP, Elements, demo_result, hostile_result
 
 
 @pytest.fixture(scope="module")

@@ -14,9 +14,20 @@ from pathlib import Path
 import pytest
 
 from answer_audit.report.html import render_audit_html
+from answer_audit.report.html_diff import render_diff_html
+from answer_audit.report.html_rescore import render_rescore_html
 from answer_audit.schemes import default_schemes
 from browser_support import DevTools, obtain_chromium, run_headless
-from html_fixtures import HOSTILE, STAMP, demo_result, hostile_result
+from html_fixtures import (
+    HOSTILE,
+    STAMP,
+    choice_diff,
+    choice_rescore,
+    demo_result,
+    hostile_diff,
+    hostile_rescore,
+    hostile_result,
+)
 
 REPO_TMP = Path(__file__).resolve().parents[1] / "tmp"
 
@@ -45,6 +56,21 @@ def pages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         "<!DOCTYPE html><title>ok</title><script>document.title='PWNED'</script>", encoding="utf-8"
     )
     return {"hostile": hostile, "demo": demo, "canary": canary}
+
+
+@pytest.fixture(scope="module")
+def report_pages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """The rescore and diff reports: each on hostile text, and on a small choice table."""
+    folder = tmp_path_factory.mktemp("reports")
+    pages = {
+        "hostile-rescore": render_rescore_html(hostile_rescore(), generated_at=STAMP),
+        "hostile-diff": render_diff_html(hostile_diff(), generated_at=STAMP),
+        "rescore": render_rescore_html(choice_rescore(), generated_at=STAMP),
+        "diff": render_diff_html(choice_diff(), generated_at=STAMP),
+    }
+    for name, page in pages.items():
+        (folder / f"{name}.html").write_text(page, encoding="utf-8")
+    return {name: folder / f"{name}.html" for name in pages}
 
 
 @pytest.fixture
@@ -126,3 +152,47 @@ def test_demo_report_screenshot(chromium: str, pages: dict[str, Path], tmp_path:
     assert data.startswith(b"\x89PNG\r\n\x1a\n") and len(data) > 20_000
     REPO_TMP.mkdir(exist_ok=True)
     shutil.copyfile(shot, REPO_TMP / "html_report_demo.png")  # for a human to look at
+
+
+@pytest.mark.parametrize(
+    ("kind", "title"),
+    [("rescore", "Rescore with freeform/v2"), ("diff", "Diff: freeform/v1 vs freeform/v2")],
+)
+def test_hostile_rescore_and_diff_pages_never_run_anything(
+    devtools: DevTools, report_pages: dict[str, Path], kind: str, title: str
+) -> None:
+    devtools.open(report_pages[f"hostile-{kind}"].as_uri())
+    assert devtools.evaluate("typeof window.__pwned") == "undefined"
+    assert devtools.evaluate("document.title") == title
+    assert devtools.evaluate("document.scripts.length + document.images.length") == 0
+    text = devtools.evaluate("document.body.textContent")
+    for hostile in HOSTILE:
+        assert hostile in text  # shown literally (wbr hints add no characters)
+    if kind == "diff":
+        marks = devtools.evaluate(
+            "[...document.querySelectorAll('pre.raw mark')].map(m => m.textContent)"
+        )
+        assert sorted(m for m in marks if m.endswith("London")) == sorted(
+            f"{hostile} London" for hostile in HOSTILE
+        )
+    assert devtools.problems() == [], devtools.problems()
+
+
+@pytest.mark.parametrize("kind", ["rescore", "diff"])
+def test_rescore_and_diff_reports_render_cleanly_print_expanded_and_screenshot(
+    devtools: DevTools, report_pages: dict[str, Path], kind: str
+) -> None:
+    devtools.open(report_pages[kind].as_uri())
+    assert devtools.evaluate("document.querySelectorAll('svg.chart').length") > 0
+    assert devtools.evaluate("document.querySelectorAll('td.heat').length") > 0
+    if kind == "diff":
+        first = "document.querySelector('details.example pre').checkVisibility()"
+        assert devtools.evaluate(first) is False  # collapsed on screen
+        devtools.send("Emulation.setEmulatedMedia", {"media": "print"})
+        assert devtools.evaluate(first) is True  # expanded on paper
+        devtools.send("Emulation.setEmulatedMedia", {"media": ""})
+    assert devtools.problems() == [], devtools.problems()
+    data = devtools.screenshot()
+    assert data.startswith(b"\x89PNG\r\n\x1a\n") and len(data) > 20_000
+    REPO_TMP.mkdir(exist_ok=True)
+    (REPO_TMP / f"html_report_{kind}.png").write_bytes(data)  # for a human to look at

@@ -16,6 +16,8 @@ from answer_audit.loading import SourceSpec, load
 from answer_audit.outputs import atomic_write_text, check_output_path, row_format, write_rows
 from answer_audit.parsers import JsonFieldPreset, Parser, PresetSet
 from answer_audit.report.diff_md import render_diff_markdown
+from answer_audit.report.html_diff import render_diff_html
+from answer_audit.report.html_rescore import render_rescore_html
 from answer_audit.report.rescore_md import render_rescore_markdown
 from answer_audit.report.terminal import print_diff, print_rescore
 from answer_audit.rescore import rescore
@@ -120,6 +122,7 @@ def rescore_cmd(
     ] = None,
     out_json: opt.OutJson = None,
     out_md: opt.OutMd = None,
+    out_html: opt.OutHtml = None,
     quiet: opt.Quiet = False,
 ) -> None:
     """Re-extract saved outputs with a parser preset and compare with the stored answers."""
@@ -135,7 +138,7 @@ def rescore_cmd(
     _check_adhoc_used(adhoc, [parser])
     if out_rows is not None:
         row_format(out_rows)
-    _check_outputs([out_rows, out_json, out_md], spec.inputs)
+    _check_outputs([out_rows, out_json, out_md, out_html], spec.inputs)
     with progress_reporter(quiet, total=3) as step:
         step("loading")
         loaded, groups = load(spec, cmap)
@@ -151,9 +154,12 @@ def rescore_cmd(
         if out_md is not None:
             text = render_rescore_markdown(result, generated_at=_stamp())
             atomic_write_text(out_md, text, spec.inputs)
+        if out_html is not None:
+            atomic_write_text(out_html, render_rescore_html(result, generated_at=_stamp()),
+                              spec.inputs)
     if not quiet:
         print_rescore(result, out, err)
-    for path in (out_rows, out_json, out_md):
+    for path in (out_rows, out_json, out_md, out_html):
         if path is not None:
             out.print(f"wrote {path}", highlight=False)
 
@@ -204,6 +210,7 @@ def diff_cmd(
     ] = 20,
     out_md: opt.OutMd = None,
     out_json: opt.OutJson = None,
+    out_html: opt.OutHtml = None,
     quiet: opt.Quiet = False,
 ) -> None:
     """Compare two labellings of the same outputs: did the model change, or only the parser?"""
@@ -217,7 +224,7 @@ def diff_cmd(
         raise ValueError("no input: pass one result file, or two with --align")
     adhoc = _json_flags(field, null_as, allowed, no_integer_fallback)
     _check_adhoc_used(adhoc, [a, b])
-    _check_outputs([out_md, out_json], spec.inputs)
+    _check_outputs([out_md, out_json, out_html], spec.inputs)
     with progress_reporter(quiet, total=2) as step:
         step("loading")
         first, second, notes, mode = _diff_tables(spec, cmap, align)
@@ -235,9 +242,12 @@ def diff_cmd(
         atomic_write_text(out_md, text, spec.inputs)
     if out_json is not None:
         atomic_write_text(out_json, to_json(result.to_dict()), spec.inputs)
+    if out_html is not None:
+        text = render_diff_html(result, max_rows=max_rows, generated_at=_stamp())
+        atomic_write_text(out_html, text, spec.inputs)
     if not quiet:
         print_diff(result, max_rows, out, err)
-    for path in (out_md, out_json):
+    for path in (out_md, out_json, out_html):
         if path is not None:
             out.print(f"wrote {path}", highlight=False)
 

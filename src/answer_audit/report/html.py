@@ -1,4 +1,5 @@
-"""The audit as one self-contained HTML file (inline CSS and SVG, no scripts, no network).
+"""The audit as one self-contained HTML file (inline CSS and SVG, no scripts, no network), and
+what every HTML report shares: the Jinja2 environment and the span-marking helpers.
 
 Model text is untrusted: it reaches the page only through Jinja2 autoescaping, and the page
 carries a Content-Security-Policy that forbids scripts and remote loads as a second guard.
@@ -6,17 +7,19 @@ carries a Content-Security-Policy that forbids scripts and remote loads as a sec
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
+from itertools import pairwise
 from typing import Any
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
+from markupsafe import Markup, escape
 
 from answer_audit.audit import BLOCK_MARKERS, ROLE_MARKERS, AuditResult
 from answer_audit.report import charts
 from answer_audit.report.audit_md import coverage_rows, group_text, pct, pval
-from answer_audit.report.rescore_md import pct as percent
 
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
 RAW_LIMIT = 20_000  # characters of raw output shown per example, centred on the span
@@ -33,9 +36,19 @@ def environment() -> Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
-    env.filters.update(pct=pct, percent=percent, pval=pval, signed=signed, group_text=group_text)
-    env.globals.update(csp=CSP)
+    env.filters.update(pct=pct, pval=pval, signed=signed, group_text=group_text,
+                       breakable=breakable)
+    env.globals.update(csp=CSP, elided=ELIDED)
     return env
+
+
+def breakable(text: object) -> Markup:
+    """``text`` escaped, with a line-break opportunity after each ``_ - / .`` (long file names).
+
+    >>> breakable("run_1.json<")
+    Markup('run_<wbr>1.<wbr>json&lt;')
+    """
+    return Markup(re.sub(r"([_/.-])(?=.)", r"\1<wbr>", str(escape(str(text)))))
 
 
 def signed(value: float, digits: int = 2) -> str:
@@ -95,8 +108,9 @@ def _clamp(span: Sequence[int], n: int) -> tuple[int, int]:
 
 @dataclass(frozen=True)
 class MarkedText:
-    """Raw output cut around several named spans: ``before``, then ``parts`` as (text, names of
-    the spans covering it, joined; "" for none), then ``after``; each escaped later."""
+    """Raw output cut around several named spans: ``before``, ``parts``, ``after``, each escaped
+    later. A part is (text, names of the spans covering it joined, "" for none), or
+    (count, `ELIDED`) for a long stretch between two spans left out."""
 
     before: str
     parts: tuple[tuple[str, str], ...]
@@ -105,10 +119,15 @@ class MarkedText:
     cut_tail: int
 
 
+ELIDED = "elided"
+GAP_CONTEXT = 300  # characters kept on each side of a long stretch between two spans
+
+
 def mark_spans(
     raw: str, spans: Mapping[str, Sequence[int] | None], limit: int = RAW_LIMIT
 ) -> MarkedText:
-    """`split_raw` around the union of the spans, the union cut where any span starts or ends.
+    """`split_raw` around the union of the spans, the union cut where any span starts or ends;
+    a stretch of more than ``2 * GAP_CONTEXT`` characters between two spans is elided.
 
     >>> mark_spans("b or c", {"a": [0, 1], "b": [5, 6]}).parts
     (('b', 'a'), (' or ', ''), ('c', 'b'))
@@ -123,11 +142,16 @@ def mark_spans(
     hi = max(end for _, end in given.values())
     view = split_raw(raw, [lo, hi], limit)
     cuts = sorted({lo, hi, *(p for span in given.values() for p in span)})
-    parts = tuple(
-        (raw[a:b], "".join(name for name, (s, e) in given.items() if s <= a and b <= e))
-        for a, b in zip(cuts, cuts[1:], strict=False)
-    )
-    return MarkedText(view.before, parts, view.after, view.cut_head, view.cut_tail)
+    parts: list[tuple[str, str]] = []
+    for a, b in pairwise(cuts):
+        names = "".join(name for name, (s, e) in given.items() if s <= a and b <= e)
+        if names or b - a <= 2 * GAP_CONTEXT + 40:
+            parts.append((raw[a:b], names))
+        else:
+            keep = GAP_CONTEXT
+            parts += [(raw[a : a + keep], ""), (str(b - a - 2 * keep), ELIDED),
+                      (raw[b - keep : b], "")]  # fmt: skip
+    return MarkedText(view.before, tuple(parts), view.after, view.cut_head, view.cut_tail)
 
 
 def audit_context(result: AuditResult, *, max_rows: int, generated_at: str) -> dict[str, Any]:

@@ -20,8 +20,8 @@ def render_diff_html(d: DiffResult, *, generated_at: str = "", max_rows: int = 5
 
     >>> import polars as pl
     >>> from answer_audit.diff import diff_labelings
-    >>> t = pl.DataFrame({"id": ["1"], "raw": ["so b. Answer: c"], "truth": ["c"]})
-    >>> "<mark" in render_diff_html(diff_labelings(t, "choice/v1", "choice/v3"))
+    >>> t = pl.DataFrame({"id": ["1"], "raw": ["Answer: a\\nNo.\\nAnswer: c"], "truth": ["c"]})
+    >>> '<mark class="side-b">c</mark>' in render_diff_html(diff_labelings(t, "choice/v1", "choice/v3"))
     True
     """
     context = diff_context(d, generated_at=generated_at, max_rows=max_rows)
@@ -45,11 +45,13 @@ def diff_context(d: DiffResult, *, generated_at: str, max_rows: int) -> dict[str
             **ag,
             "disagree": ag["n"] - ag["agree"],
             "bar": charts.stacked_bar(
-                [("same value", ag["agree"], charts.AGREE),
-                 ("different value", ag["n"] - ag["agree"], charts.SIGNIFICANT)],
+                [
+                    ("same value", ag["agree"], charts.AGREE),
+                    ("different value", ag["n"] - ag["agree"], charts.SIGNIFICANT),
+                ],
                 width=2 * charts.STACK_WIDTH,
             ),
-        },  # fmt: skip
+        },
         "accuracy": _accuracy(d.accuracy),
         "confusion": None
         if d.confusion is None
@@ -57,15 +59,17 @@ def diff_context(d: DiffResult, *, generated_at: str, max_rows: int) -> dict[str
         "group_by": names,
         "groups": [_group(g) for g in d.groups],
         "rule_pairs": _rule_pairs(d.rule_pairs),
-        "disagreements": [
-            _disagreement(k, e, texts[k - 1]) for k, e in enumerate(shown, 1)
-        ],
+        "disagreements": [_disagreement(k, e, texts[k - 1]) for k, e in enumerate(shown, 1)],
         "disagreements_total": len(d.disagreements),
         "notes": d.notes,
         "alpha": ALPHA,
         "percent_axis": charts.axis(charts.percent_scale(), "%"),
-        "palette": {"a": charts.SIDE_A, "b": charts.SIDE_B, "agree": charts.AGREE,
-                    "disagree": charts.SIGNIFICANT},  # fmt: skip
+        "palette": {
+            "a": charts.SIDE_A,
+            "b": charts.SIDE_B,
+            "agree": charts.AGREE,
+            "disagree": charts.SIGNIFICANT,
+        },
         "swatch": charts.swatch,
     }
 
@@ -85,7 +89,10 @@ def _accuracy(acc: Mapping[str, Any] | None) -> dict[str, Any] | None:
 def _group(g: Mapping[str, Any]) -> dict[str, Any]:
     acc = g["accuracy"] or {}
     percent = charts.percent_scale()
-    pair = [charts.Bar("A", _pp(acc.get("a")), "bar-a"), charts.Bar("B", _pp(acc.get("b")), "bar-b")]
+    pair = [
+        charts.Bar("A", _pp(acc.get("a")), "bar-a"),
+        charts.Bar("B", _pp(acc.get("b")), "bar-b"),
+    ]
     agree = [charts.Bar("same value", _pp(g["rate"]), "bar-agree")]
     return {
         "values": ["—" if v is None else str(v) for v in g["group"].values()],

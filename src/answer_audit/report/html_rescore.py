@@ -60,6 +60,7 @@ def rescore_context(result: RescoreResult, *, generated_at: str) -> dict[str, An
         if label is None
         else {"text": stored_label_text(label), "alert": bool(label["disagreements"])},
         "coverage": _coverage(result),
+        "files": [f["source"] for f in result.coverage.get("files", [])],
         "groups": groups,
         "has_forest": any(g["ci"] is not None for g in groups),
         "recall": _recall(result),
@@ -123,7 +124,8 @@ def delta_interval(entry: Mapping[str, Any], boot: Mapping[str, Any]) -> tuple[f
     both = round(stored["accuracy"] * n) - b
     lo, hi = paired_delta_ci_counts(both, b, c, n - both - b - c, B=boot["B"], seed=boot["seed"],
                                     ci=boot["ci"])  # fmt: skip
-    return -hi, -lo  # the helper gives the error-rate change; accuracy moves the other way
+    # the helper gives the error-rate change; accuracy moves the other way (+ 0.0: no -0.0)
+    return -hi + 0.0, -lo + 0.0
 
 
 def _change(overall: Mapping[str, Any], boot: Mapping[str, Any]) -> dict[str, Any] | None:
@@ -155,7 +157,6 @@ def _coverage(r: RescoreResult) -> list[tuple[str, object]]:
     if s.get("choices"):
         rows.append(("choices", s["choices"]))
     rows.append(("bootstrap", f"B={s['bootstrap']}, seed {s['seed']}, {s['ci']:.0%} interval"))
-    rows += [("file", f["source"]) for f in c.get("files", [])]
     return rows
 
 
@@ -197,7 +198,9 @@ def _recall(r: RescoreResult) -> list[dict[str, Any]]:
     rows = []
     for cls in classes:
         cells = {s: rec.get(cls) for s, rec in sides.items()}
-        rates = {s: None if c is None else 100 * c["correct"] / c["total"] for s, c in cells.items()}
+        rates = {
+            s: None if c is None else 100 * c["correct"] / c["total"] for s, c in cells.items()
+        }
         pair = [charts.Bar(s, rates.get(s), f"bar-{s}") for s in SIDES if s in sides]
         rows.append({"class": cls, "cells": [(cells[s], rates[s]) for s in SIDES if s in sides],
                      "bars": charts.bars(pair, percent, "recall")})  # fmt: skip
@@ -216,8 +219,6 @@ def _incidence(r: RescoreResult) -> dict[str, Any]:
         rows.append({
             **c,
             "share": 100 * c["n"] / total,
-            "share_bar": charts.bars([charts.Bar("rows", 100 * c["n"] / total, "bar-rescored")],
-                                     charts.percent_scale(), "share of rows"),
             "truth_counts": [c["truth"][k] for k in classes],
             "truth_bar": charts.stacked_bar(parts, width=160) if drawn and c["scored"] else None,
         })  # fmt: skip
