@@ -27,4 +27,5 @@ def test_every_command_has_help_and_is_in_readme(name: str) -> None:
     for param in command.params:
         if isinstance(param, TyperOption):
             assert param.help, f"{name} {param.opts[0]} has no help text"
-            assert any(o in README for o in param.opts), f"README does not document {name} {param.opts[0]}"
+            names = [*param.opts, *param.secondary_opts]
+            assert any(o in README for o in names), f"README does not document {name} {names[0]}"

@@ -6,6 +6,7 @@ Pure: takes the canonical table, returns an AuditResult of plain data; renderers
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -112,18 +113,18 @@ def audit(
         if progress is not None:
             progress(f"scoring {scheme.name}")
         labelled[scheme.name] = apply_scheme(frame, scheme, settings.kind, presets, cache)
-    # A row is scored when it has a truth the matcher accepts and a stored label.
-    any_labels = (
-        consistency_labels
-        if consistency_labels is not None
-        else next(iter(labelled.values()), None)
-    )
-    has_truth = (
-        any_labels["correct"].is_not_null()
-        if any_labels is not None
-        else pl.Series([True] * frame.height)
-    )
+    # A row is scored when it has a truth the kind's v1 matcher accepts and a stored label;
+    # a scheme whose own matcher cannot judge a scored row leaves it out (see `_compare`).
+    blank = pl.Series([""] * frame.height, dtype=pl.String)
+    has_truth = label_column(blank, frame["truth"], settings.kind, "v1").is_not_null()
     scored = has_truth & stored.is_not_null()
+    if frame.height and not scored.any():
+        # Error rates of 0.00 over no rows would read as "no errors"; say what is missing.
+        raise ValueError(
+            f"no row has both a truth and a stored label ({int((~has_truth).sum())} of "
+            f"{frame.height} without a truth, {int(stored.is_null().sum())} without a stored "
+            "label); check --truth, --label/--parsed and --null-values"
+        )
     rows = frame.with_columns(stored.alias("_stored")).filter(scored)
     ok_columns = {s.name: labelled[s.name]["correct"].filter(scored) for s in schemes}
     table = rows.select(*settings.group_by, pl.col("_stored").cast(pl.Boolean)).with_columns(
@@ -142,8 +143,11 @@ def audit(
         summary, scheme_cells = _compare(scheme, table, f"_ok{i}", settings)
         summaries.append(summary)
         cells.extend(scheme_cells)
+        # A row the scheme's matcher cannot judge (null) is left out of its comparison.
+        ok = ok_columns[scheme.name]
+        judged = ok.is_not_null().to_numpy()
         flips_by_scheme[scheme.name] = np.flatnonzero(
-            ok_columns[scheme.name].to_numpy().astype(bool) != stored_ok
+            judged & (ok.fill_null(False).to_numpy() != stored_ok)
         )
         if not scheme.uses_stored_parse:
             rule = labelled[scheme.name]["rule"].filter(scored)
@@ -197,11 +201,12 @@ def _coverage(
     return cov
 
 
+# Underscored names: a group column may well be called "n" or "c".
 _COUNTS = {
-    "n": pl.len(),
-    "both": (pl.col("_stored") & pl.col("_ok")).sum(),
-    "b": (pl.col("_stored") & ~pl.col("_ok")).sum(),  # stored right, scheme wrong
-    "c": (~pl.col("_stored") & pl.col("_ok")).sum(),
+    "_n": pl.len(),
+    "_both": (pl.col("_stored") & pl.col("_ok")).sum(),
+    "_b": (pl.col("_stored") & ~pl.col("_ok")).sum(),  # stored right, scheme wrong
+    "_c": (~pl.col("_stored") & pl.col("_ok")).sum(),
 }
 
 
@@ -209,7 +214,11 @@ def _compare(
     scheme: Scheme, table: pl.DataFrame, ok: str, settings: AuditSettings
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """Overall and per-group comparison of one scheme with the stored labels, from counts."""
-    t = table.select(*settings.group_by, "_stored", pl.col(ok).alias("_ok"))
+    # Rows this scheme's matcher cannot judge (e.g. `numeric` on a truth without a number) are
+    # not scheme errors: they are left out of its n, like rescore leaves them out.
+    t = table.select(*settings.group_by, "_stored", pl.col(ok).alias("_ok")).filter(
+        pl.col("_ok").is_not_null()
+    )
     overall = _delta(t.select(**_COUNTS).row(0, named=True), settings)
     per_group = (
         t.group_by(settings.group_by).agg(**_COUNTS) if settings.group_by else t.select(**_COUNTS)
@@ -221,7 +230,7 @@ def _compare(
             **_delta(r, settings),
         }
         for r in per_group.iter_rows(named=True)
-        if r["n"]
+        if r["_n"]
     ]
     cells.sort(key=lambda c: tuple(str(v) for v in c["group"].values()))
     adjusted = holm([c["mcnemar_p"] for c in cells])
@@ -243,7 +252,7 @@ def _compare(
 
 
 def _delta(counts: Mapping[str, Any], settings: AuditSettings) -> dict[str, Any]:
-    n, both, b, c = (int(counts[k] or 0) for k in ("n", "both", "b", "c"))
+    n, both, b, c = (int(counts[k] or 0) for k in ("_n", "_both", "_b", "_c"))
     stored_err = (1 - (both + b) / n) * 100 if n else 0.0
     err = (1 - (both + c) / n) * 100 if n else 0.0
     ci = (
@@ -340,14 +349,12 @@ def _rule_counts(table: pl.DataFrame, group_by: Sequence[str]) -> dict[str, Any]
     overall = table.group_by("_rule").len().sort(["len", "_rule"], descending=[True, False])
     out: dict[str, Any] = {"overall": dict(overall.iter_rows()), "groups": []}
     if group_by:
-        per = table.group_by([*group_by, "_rule"]).len()
-        grouped: dict[tuple[Any, ...], dict[str, int]] = {}
-        for row in per.iter_rows(named=True):
-            key = tuple(row[g] for g in group_by)
-            grouped.setdefault(key, {})[row["_rule"]] = row["len"]
+        # Grouped by Polars, not by a dict of Python keys: NaN stays one group (NaN != NaN).
+        per = table.group_by(list(group_by)).agg(pl.col("_rule")).iter_rows()
+        grouped = [(tuple(r[:-1]), Counter(r[-1])) for r in per]
         out["groups"] = [
             {"group": dict(zip(group_by, key, strict=True)), "counts": dict(sorted(c.items()))}
-            for key, c in sorted(grouped.items(), key=lambda kv: tuple(map(str, kv[0])))
+            for key, c in sorted(grouped, key=lambda kv: tuple(map(str, kv[0])))
         ]
     else:
         out["groups"] = [{"group": {}, "counts": dict(sorted(out["overall"].items()))}]

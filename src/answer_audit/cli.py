@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -23,7 +24,7 @@ from answer_audit.cli_options import split_list
 from answer_audit.demo import write_demo_runs
 from answer_audit.extract import extract
 from answer_audit.loading import RUN_CONDITIONS, SourceSpec, load
-from answer_audit.outputs import atomic_write_text, check_output_path
+from answer_audit.outputs import atomic_write_text, check_output_paths
 from answer_audit.parsers import ChoicePreset, PresetError, PresetSet
 from answer_audit.report.audit_md import render_audit_markdown
 from answer_audit.report.html import render_audit_html
@@ -181,6 +182,11 @@ def audit_cmd(
             "--scheme", help="NAME=PARSER[:NORMALIZER]; adds or replaces a scheme (repeatable)."
         ),
     ] = None,
+    defaults: Annotated[
+        bool,
+        typer.Option("--default-schemes/--no-default-schemes",
+                     help="Run the --kind's default schemes besides any --scheme."),
+    ] = True,
     presets: opt.Presets = None,
     seed: opt.Seed = 0,
     bootstrap: Annotated[
@@ -211,10 +217,10 @@ def audit_cmd(
         raise ValueError(f"--kind {kind!r}: expected one of {', '.join(KINDS)}")
     preset_set = PresetSet.from_file(presets)
     user_schemes = [parse_scheme(s) for s in scheme or ()]
-    schemes = merge_schemes(default_schemes(kind), user_schemes)
-    for path in (out_md, out_json, out_html):
-        if path is not None:
-            check_output_path(path, spec.inputs)
+    schemes = merge_schemes(default_schemes(kind) if defaults else [], user_schemes)
+    if not schemes:
+        raise ValueError("no scheme to run: --no-default-schemes needs at least one --scheme")
+    check_output_paths((out_md, out_json, out_html), spec.inputs)
     with progress_reporter(quiet, total=len(schemes) + 1) as step:
         step("loading")
         loaded, groups = load(spec, cmap)
@@ -300,8 +306,24 @@ def progress_reporter(quiet: bool, total: int) -> Iterator[Callable[[str], None]
 
 
 def to_json(data: Any) -> str:
-    """Stable, human-diffable JSON (sorted keys would reorder sections, so insertion order)."""
-    return json.dumps(data, indent=2, ensure_ascii=False, default=str) + "\n"
+    """Stable, human-diffable JSON (sorted keys would reorder sections, so insertion order).
+
+    Strict JSON: a non-finite float (e.g. a NaN group value) is written as the text "NaN",
+    "Infinity" or "-Infinity", never as the bare tokens other JSON readers reject.
+    """
+    return (
+        json.dumps(_finite(data), indent=2, ensure_ascii=False, default=str, allow_nan=False) + "\n"
+    )
+
+
+def _finite(data: Any) -> Any:
+    if isinstance(data, float) and not math.isfinite(data):
+        return "NaN" if math.isnan(data) else ("Infinity" if data > 0 else "-Infinity")
+    if isinstance(data, dict):
+        return {k: _finite(v) for k, v in data.items()}
+    if isinstance(data, list | tuple):
+        return [_finite(v) for v in data]
+    return data
 
 
 # -------------------------------------------------------------------- demo
@@ -323,7 +345,7 @@ def demo_cmd(
         sources=None, runs_dir=out_dir / "runs", metadata=metadata,
         conditions=",".join(RUN_CONDITIONS), fmt="auto", records=None, table=None, query=None,
         skip_bad_lines=False, metric=None, scorer=None, id_col=None, raw="raw", parsed=None,
-        label=None, truth="truth", choices_col=None, group_by=None, null_values=None, kind="freeform", scheme=None,
+        label=None, truth="truth", choices_col=None, group_by=None, null_values=None, kind="freeform", scheme=None, defaults=True,
         presets=None, seed=seed, bootstrap=1000, max_rows=40, max_examples=30,
         out_md=out_dir / "answer_parsing_audit.md", out_json=out_dir / "answer_parsing_audit.json",
         out_html=out_dir / "answer_parsing_audit.html", quiet=quiet,

@@ -13,7 +13,7 @@ from answer_audit.cli import app, err, out, progress_reporter, to_json, user_err
 from answer_audit.cli_options import parse_allowed, split_list
 from answer_audit.diff import diff_labelings, pair_tables
 from answer_audit.loading import SourceSpec, load
-from answer_audit.outputs import atomic_write_text, check_output_path, row_format, write_rows
+from answer_audit.outputs import atomic_write_text, check_output_paths, row_format, write_rows
 from answer_audit.parsers import JsonFieldPreset, Parser, PresetSet
 from answer_audit.report.diff_md import render_diff_markdown
 from answer_audit.report.html_diff import render_diff_html
@@ -23,6 +23,7 @@ from answer_audit.report.terminal import print_diff, print_rescore
 from answer_audit.rescore import rescore
 from answer_audit.schemes import KINDS, Kind
 from answer_audit.sources import ColumnMap, LoadedTable
+from answer_audit.sources.canonical import with_null_values
 
 ParserOpt = Annotated[
     str,
@@ -71,14 +72,6 @@ def _resolve(name: str, adhoc: JsonFieldPreset | None) -> str | Parser:
 def _check_adhoc_used(adhoc: JsonFieldPreset | None, names: list[str]) -> None:
     if adhoc is not None and "json" not in names:
         raise ValueError("--field, --null-as, --allowed apply to `--parser json` only")
-
-
-def _check_outputs(paths: list[Path | None], inputs: tuple[Path, ...]) -> None:
-    given = [p for p in paths if p is not None]
-    for path in given:
-        check_output_path(path, inputs)
-    if len({p.resolve() for p in given}) < len(given):
-        raise ValueError("two outputs point at the same file; give each its own path")
 
 
 # ------------------------------------------------------------------ rescore
@@ -138,7 +131,7 @@ def rescore_cmd(
     _check_adhoc_used(adhoc, [parser])
     if out_rows is not None:
         row_format(out_rows)
-    _check_outputs([out_rows, out_json, out_md, out_html], spec.inputs)
+    check_output_paths([out_rows, out_json, out_md, out_html], spec.inputs)
     with progress_reporter(quiet, total=3) as step:
         step("loading")
         loaded, groups = load(spec, cmap)
@@ -156,7 +149,7 @@ def rescore_cmd(
             atomic_write_text(out_md, text, spec.inputs)
         if out_html is not None:
             atomic_write_text(out_html, render_rescore_html(result, generated_at=_stamp()),
-                              spec.inputs)
+                              spec.inputs)  # fmt: skip
     if not quiet:
         print_rescore(result, out, err)
     for path in (out_rows, out_json, out_md, out_html):
@@ -224,15 +217,18 @@ def diff_cmd(
         raise ValueError("no input: pass one result file, or two with --align")
     adhoc = _json_flags(field, null_as, allowed, no_integer_fallback)
     _check_adhoc_used(adhoc, [a, b])
-    _check_outputs([out_md, out_json, out_html], spec.inputs)
+    check_output_paths([out_md, out_json, out_html], spec.inputs)
     with progress_reporter(quiet, total=2) as step:
         step("loading")
         first, second, notes, mode = _diff_tables(spec, cmap, align)
         step("comparing")
         result = diff_labelings(
             first.frame, _resolve(a, adhoc), _resolve(b, adhoc),
-            frame_b=None if second is None else second.frame, columns=first.original,
-            columns_b=None if second is None else second.original, kind=_kind(kind),
+            frame_b=None if second is None else second.frame,
+            columns=with_null_values(first.original, cmap.null_values),
+            columns_b=None if second is None
+            else with_null_values(second.original, cmap.null_values),
+            kind=_kind(kind),
             presets=PresetSet.from_file(presets), choices=choices,
             normalizer=normalizer, context=context, align=mode, group_by=cmap.group_by,
         )  # fmt: skip

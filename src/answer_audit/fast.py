@@ -19,14 +19,24 @@ import polars as pl
 from answer_audit._unicode_tables import DISAGREEING_CLASS
 from answer_audit.matching import SHORT_TRUTH_MAX_LEN
 from answer_audit.parsers.freeform import FreeformPreset
-from answer_audit.text import normalize
+from answer_audit.text import SUB_SUPER_FROM, SUB_SUPER_TO, normalize
 
 # What each normalizer turns into a space (besides whitespace), as a Rust class body.
 _PUNCT = {"v1": r".,;:!?'\"()\[\]{}", "v2": r".,;:!?'\"()\[\]{}*_`~"}
 VECTOR_NORMALIZERS = tuple(_PUNCT)
-# v2 also rewrites these before replacing punctuation; rows containing them use the row rules.
-# (A superset of v2's dotted-abbreviation pattern, without the \b that makes it slow.)
-_V2_REWRITES = r"[₀-₉⁰-⁹¹²³]|[a-z]\.[a-z]"
+# v2 also maps sub/superscript digits and collapses dotted abbreviations (u.s. -> us) before
+# replacing punctuation. The twin does both: the digits by literal replacement, abbreviations of
+# up to _MAX_LETTERS letters by one alternation tried longest first (the row regex's greedy
+# order); rows with a longer chain use the row rules.
+_MAX_LETTERS = 6
+_ABBREVIATIONS = "|".join(
+    r"\b" + r"\.".join(["([a-z])"] * k) + r"\b" for k in range(_MAX_LETTERS, 1, -1)
+)
+_ABBREVIATION_LETTERS = "".join(f"${{{i}}}" for i in range(1, sum(range(2, _MAX_LETTERS + 1)) + 1))
+_LONG_ABBREVIATION = rf"(?:[a-z]\.){{{_MAX_LETTERS}}}[a-z]"
+# Sub/superscript digits disagree between Python and Rust only as word characters; once v2 has
+# mapped them to ASCII digits they are safe.
+_UNSAFE_BEFORE_V2 = DISAGREEING_CLASS[:-1] + f"--[{SUB_SUPER_FROM}]]"
 _META = set("\\.+*?()|[]{}^$#&-~")
 
 
@@ -143,17 +153,28 @@ def truth_pattern(truth: str, normalizer: str) -> str | None:
     return body
 
 
-def needs_rows(prediction: pl.Expr, normalizer: str) -> pl.Expr:
-    """Predictions the vectorized matcher must leave to `is_correct`."""
-    unsafe = ~safe(prediction)
+def needs_rows(prediction: pl.Expr, lowered: pl.Expr, normalizer: str) -> pl.Expr:
+    """Predictions the vectorized matcher must leave to `is_correct` (``lowered``: the
+    prediction's ``str.to_lowercase()``, computed once by the caller)."""
     if normalizer == "v2":
-        return unsafe | prediction.str.to_lowercase().str.contains(_V2_REWRITES).fill_null(False)
-    return unsafe
+        unsafe = prediction.str.contains(_UNSAFE_BEFORE_V2).fill_null(False)
+        return unsafe | lowered.str.contains(_LONG_ABBREVIATION).fill_null(False)
+    return ~safe(prediction)
 
 
-def correct_expr(prediction: pl.Expr, pattern: pl.Expr, normalizer: str) -> pl.Expr:
-    """`is_correct` for rows where `needs_rows` is False; ``pattern`` from `truth_pattern`."""
+def lowered_expr(prediction: pl.Expr, normalizer: str) -> pl.Expr:
+    """The text the matcher searches: lowercased, and for v2 with its rewrites applied."""
     lowered = prediction.str.to_lowercase()
+    if normalizer != "v2":
+        return lowered
+    digits = lowered.str.replace_many(list(SUB_SUPER_FROM), list(SUB_SUPER_TO))
+    return digits.str.replace_all(_ABBREVIATIONS, _ABBREVIATION_LETTERS)
+
+
+def correct_expr(
+    prediction: pl.Expr, lowered: pl.Expr, pattern: pl.Expr, normalizer: str
+) -> pl.Expr:
+    """`is_correct` for rows where `needs_rows` is False; ``pattern`` from `truth_pattern`."""
     blank = lowered.str.contains(f"^[{_PUNCT[normalizer]}\\s]*$")
     return (
         pl.when(pattern.is_null()).then(None)

@@ -186,8 +186,17 @@ def truth_classes(frame: pl.DataFrame, kind: Kind) -> list[str | None]:
 def group_indices(
     frame: pl.DataFrame, group_by: Sequence[str]
 ) -> list[tuple[tuple[Any, ...], list[int]]]:
-    """Each group's key and row indices, groups ordered by the text of their values."""
-    index: dict[tuple[Any, ...], list[int]] = {}
-    for i, key in enumerate(frame.select(group_by).iter_rows()):
-        index.setdefault(key, []).append(i)
-    return sorted(index.items(), key=lambda kv: tuple(map(str, kv[0])))
+    """Each group's key and row indices, groups ordered by the text of their values.
+
+    Grouped by Polars, as the audit groups: NaN is one group (a Python dict would make every
+    NaN row its own group, since NaN != NaN).
+    """
+    row = "__answer_audit_row__"
+    grouped = (
+        frame.select(group_by)
+        .with_row_index(row)
+        .group_by(list(group_by), maintain_order=True)
+        .agg(pl.col(row))
+    )
+    groups = [(tuple(r[:-1]), list(r[-1])) for r in grouped.iter_rows()]
+    return sorted(groups, key=lambda kv: tuple(map(str, kv[0])))

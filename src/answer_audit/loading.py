@@ -7,6 +7,7 @@ from pathlib import Path
 
 from answer_audit.sources import ColumnMap, LoadedTable, SourceError, load_files, load_runs
 from answer_audit.sources.frameworks import default_groups
+from answer_audit.sources.runs import DB_NAME
 
 RUN_GROUPS = ("temperature", "variant", "condition")
 RUN_CONDITIONS = ("control", "asch_history_5", "authoritative_bias")
@@ -32,7 +33,9 @@ class SourceSpec:
     def inputs(self) -> tuple[Path, ...]:
         """Every path we read (outputs must never be written over these)."""
         extra = tuple(p for p in (self.metadata,) if p is not None)
-        return self.paths + extra
+        # The run databases too: an output path must never land on one of them.
+        runs = tuple(sorted(self.runs_dir.rglob(DB_NAME))) if self.runs_dir is not None else ()
+        return self.paths + extra + runs
 
 
 def load(spec: SourceSpec, cmap: ColumnMap) -> tuple[LoadedTable, tuple[str, ...]]:

@@ -92,7 +92,9 @@ def _rewrite(text: str, *, strip_punctuation: bool) -> str:
     if strip_punctuation:  # before the word rewrites, so a second pass finds nothing new
         text = _WHITESPACE.sub(" ", _PUNCT.sub(" ", text))
     text = _NUMBER_WORDS.sub(_words_to_number, text)
-    text = re.sub(r"\s*\^\s*", "^", text)
+    if "^" in text:  # drop spaces around "^"; re.sub(r"\s*\^\s*") is quadratic on long blank runs
+        parts = text.split("^")
+        text = "^".join([parts[0].rstrip(), *(p.strip() for p in parts[1:-1]), parts[-1].lstrip()])
     for pattern, symbol in _UNIT_PATTERNS:
         text = pattern.sub(symbol, text)
     return text

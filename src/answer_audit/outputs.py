@@ -29,6 +29,18 @@ def check_output_path(path: str | Path, inputs: Iterable[str | Path] = ()) -> Pa
     return out
 
 
+def check_output_paths(
+    paths: Iterable[str | Path | None], inputs: Iterable[str | Path] = ()
+) -> None:
+    """`check_output_path` for every given path, and no two of them the same file."""
+    given = [Path(p) for p in paths if p is not None]
+    sources = list(inputs)
+    for path in given:
+        check_output_path(path, sources)
+    if len({p.resolve() for p in given}) < len(given):
+        raise OutputError("two outputs point at the same file; give each its own path")
+
+
 def atomic_write(
     path: str | Path, write: Callable[[Path], object], inputs: Iterable[str | Path] = ()
 ) -> Path:
@@ -89,11 +101,11 @@ def write_rows(frame: pl.DataFrame, path: str | Path, inputs: Iterable[str | Pat
 
     def write(tmp: Path) -> None:
         if fmt == "csv":
-            _flat(frame).write_csv(tmp)
+            _flat(_as_text(frame, (pl.Binary, pl.Duration))).write_csv(tmp)
         elif fmt == "jsonl":
-            frame.write_ndjson(tmp)
+            _as_text(frame, (pl.Binary,)).write_ndjson(tmp)
         elif fmt == "json":
-            frame.write_json(tmp)
+            _as_text(frame, (pl.Binary,)).write_json(tmp)
         else:
             frame.write_parquet(tmp)
 
@@ -107,6 +119,24 @@ def _flat(frame: pl.DataFrame) -> pl.DataFrame:
         pl.Series(name, [_json_cell(v) for v in frame[name].to_list()], dtype=pl.String)
         for name in nested
     )
+
+
+def _as_text(frame: pl.DataFrame, kinds: tuple[type[pl.DataType], ...]) -> pl.DataFrame:
+    """Columns of the given types (e.g. Binary from Parquet, which Polars cannot write as CSV
+    or JSON) as text: bytes decoded as UTF-8 with replacement, other values by `str`."""
+    chosen = [name for name, dtype in frame.schema.items() if isinstance(dtype, kinds)]
+    return frame.with_columns(
+        pl.Series(name, [_text_cell(v) for v in frame[name].to_list()], dtype=pl.String)
+        for name in chosen
+    )
+
+
+def _text_cell(value: object) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, bytes):
+        return value.decode("utf-8", errors="replace")
+    return str(value)
 
 
 def _json_cell(value: object) -> str | None:

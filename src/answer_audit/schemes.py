@@ -6,6 +6,7 @@ fired, its span, and the correctness label (None where there is no truth).
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -118,13 +119,29 @@ def truth_key(truth: str | None, kind: Kind) -> str | int | None:
     if not t:
         return None
     if kind == "choice":
-        return chr(ord("a") + int(t) - 1) if t.isdigit() and 1 <= int(t) <= 26 else t
+        return chr(ord("a") + int(t) - 1) if t.isdecimal() and 1 <= int(t) <= 26 else t
     if kind == "json":
-        try:
-            return int(float(t))
-        except ValueError:
-            return t
+        number = integer_value(t)
+        return t if number is None else number
     return truth
+
+
+def integer_value(text: str) -> int | None:
+    """The integer a text spells ("3", "3.0", "3e0"); None for anything else ("2.7", "inf").
+
+    >>> integer_value("3.0"), integer_value("2.7")
+    (3, None)
+    """
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    try:
+        number = float(text)
+    except ValueError:
+        return None
+    # Truncating would make "2.7" equal 2; infinities and NaN are no integer at all.
+    return int(number) if math.isfinite(number) and number.is_integer() else None
 
 
 def label_value(
@@ -148,10 +165,10 @@ def stored_extraction(parsed: str | None, kind: Kind) -> Extraction:
     if parsed is None:
         return Extraction(None, "stored-missing")
     if kind == "json":
-        try:
-            return Extraction(int(float(parsed)), STORED)
-        except ValueError:
-            return Extraction(None, "stored-unparseable")
+        number = integer_value(parsed)
+        return (
+            Extraction(None, "stored-unparseable") if number is None else Extraction(number, STORED)
+        )
     return Extraction(parsed, STORED)
 
 
@@ -296,14 +313,17 @@ def _freeform_labels(values: pl.Series, truths: pl.Series, normalizer: str) -> p
     patterns = {
         t: fast.truth_pattern(t, normalizer) for t in truths.unique().drop_nulls().to_list()
     }
+    value, lowered = pl.col("value"), pl.col("_lowered")
     work = pl.DataFrame({"value": values, "truth": truths}).with_columns(
         pl.col("truth")
         .replace_strict(patterns, default=None, return_dtype=pl.String)
         .alias("pattern"),
-        (fast.needs_rows(pl.col("value"), normalizer) | ~fast.safe(pl.col("truth"))).alias("_slow"),
+        fast.lowered_expr(value, normalizer).alias("_lowered"),
     )
     work = work.with_columns(
-        pl.when(~pl.col("_slow")).then(fast.correct_expr(pl.col("value"), pl.col("pattern"), normalizer))
+        (fast.needs_rows(value, lowered, normalizer) | ~fast.safe(pl.col("truth"))).alias("_slow")
+    ).with_columns(
+        pl.when(~pl.col("_slow")).then(fast.correct_expr(value, lowered, pl.col("pattern"), normalizer))
         .alias("correct")
     )  # fmt: skip
     slow = work.filter(pl.col("_slow"))

@@ -134,7 +134,8 @@ _V1_PUNCT = re.compile(r"[.,;:!?'\"()\[\]{}]")
 _V2_PUNCT = re.compile(r"[.,;:!?'\"()\[\]{}*_`~]")
 _WHITESPACE = re.compile(r"\s+")
 _DOTTED_ABBREVIATION = re.compile(r"\b(?:[a-z]\.)+[a-z]\b")
-_SUB_SUPER_DIGITS = str.maketrans("₀₁₂₃₄₅₆₇₈₉⁰¹²³⁴⁵⁶⁷⁸⁹", "01234567890123456789")
+SUB_SUPER_FROM, SUB_SUPER_TO = "₀₁₂₃₄₅₆₇₈₉⁰¹²³⁴⁵⁶⁷⁸⁹", "01234567890123456789"
+_SUB_SUPER_DIGITS = str.maketrans(SUB_SUPER_FROM, SUB_SUPER_TO)
 
 
 def normalize_v1(text: str) -> str:

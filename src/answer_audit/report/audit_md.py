@@ -196,7 +196,7 @@ def _examples(r: AuditResult) -> list[str]:
     for i, e in enumerate(r.examples, 1):
         verdict = f"stored {'✓' if e['stored_label'] else '✗'} → {e['scheme']} {'✓' if e['scheme_label'] else '✗'}"
         out += [
-            f"### {i}. `{e['id']}` ({e['scheme']})",
+            f"### {i}. {cell(e['id'])} ({e['scheme']})",
             "",
             table(["", ""], [["group", group_text(e["group"])], ["truth", e["truth"]],
                              ["labels", verdict], ["rule", e["rule"]],

@@ -95,7 +95,7 @@ def _overall(r: RescoreResult) -> list[str]:
     ]
     label = o.get("stored_label")
     if label is not None:
-        out += [stored_label_text(label), ""]
+        out += [cell(stored_label_text(label)), ""]  # row ids are input data
     return out
 
 

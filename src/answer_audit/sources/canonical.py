@@ -77,7 +77,7 @@ def canonical_frame(
     if cmap.choices is not None:
         columns.append(_options_text(frame[cmap.choices]).alias("choices"))
     columns.append(frame["source"].cast(pl.String))
-    columns += [_nulled(frame[g], nulls) for g in cmap.group_by if g != "source"]
+    columns += [_group_column(frame[g], nulls) for g in cmap.group_by if g != "source"]
     columns += [frame[name] for name in extra]
     return pl.DataFrame(columns)
 
@@ -107,6 +107,13 @@ def _options_text(series: pl.Series) -> pl.Series:
                      dtype=pl.String)  # fmt: skip
 
 
+def _group_column(series: pl.Series, nulls: tuple[str, ...]) -> pl.Series:
+    """A group column; lists and structs (e.g. from Parquet) as JSON text, so they can key groups."""
+    if isinstance(series.dtype, pl.List | pl.Array | pl.Struct):
+        return _options_text(series).alias(series.name)
+    return _nulled(series, nulls)
+
+
 def _id_column(frame: pl.DataFrame, cmap: ColumnMap, prefix: str, where: str) -> pl.Series:
     if cmap.id is not None:
         return _text(frame, cmap.id, where, ()).alias("id")
@@ -123,6 +130,14 @@ def _text(frame: pl.DataFrame, name: str, where: str, nulls: tuple[str, ...]) ->
             "text; map a text column instead"
         ) from exc
     return _nulled(series, nulls)
+
+
+def with_null_values(frame: pl.DataFrame, nulls: tuple[str, ...]) -> pl.DataFrame:
+    """``frame`` with cells equal to one of ``nulls`` set to null in every text column, as the
+    canonical frame has them (e.g. for `diff`'s ``stored:COLUMN`` sides, read from the input)."""
+    if not nulls:
+        return frame
+    return frame.with_columns(_nulled(frame[name], nulls) for name in frame.columns)
 
 
 def _nulled(series: pl.Series, nulls: tuple[str, ...], *, strip: bool = False) -> pl.Series:

@@ -8,6 +8,7 @@ from typing import Any
 from answer_audit.sources.errors import SourceError
 
 Record = dict[str, Any]
+_TOO_DEEP = "not readable JSON (nested too deeply for the JSON decoder)"
 
 
 def parse_jsonl(text: str, where: str, *, skip_bad_lines: bool) -> tuple[list[Record], int]:
@@ -37,6 +38,8 @@ def _line_problem(line: str) -> str | None:
         value = json.loads(line)
     except json.JSONDecodeError as exc:
         return f"not valid JSON ({exc.msg} at column {exc.colno})"
+    except RecursionError:
+        return _TOO_DEEP
     if not isinstance(value, dict):
         return f"not a JSON object (found {type(value).__name__})"
     return None
@@ -56,6 +59,8 @@ def parse_json_records(text: str, where: str, records_key: str | None) -> tuple[
             f"{where}:{exc.lineno}:{exc.colno}: not valid JSON ({exc.msg}); "
             "fix the file (JSON Lines files need a .jsonl extension or --format jsonl)"
         ) from exc
+    except RecursionError:
+        raise SourceError(f"{where}: {_TOO_DEEP}") from None
     if records_key is not None:
         value, key = _follow_key(document, records_key, where), records_key
     elif isinstance(document, list):

@@ -10,7 +10,7 @@ import polars as pl
 from answer_audit.sources.errors import SourceError
 
 _WORDS = {"true": True, "false": False, "1": True, "0": False, "yes": True, "no": False}
-ACCEPTED = "true/false, 1/0, yes/no (any letter case)"
+ACCEPTED = "true/false, 1/0 (also 1.0/0.0), yes/no (any letter case)"
 
 
 def _label(value: object) -> bool | None:
@@ -27,13 +27,19 @@ def _label(value: object) -> bool | None:
             return None
         if word in _WORDS:
             return _WORDS[word]
+        try:
+            number = float(word)
+        except ValueError:
+            raise ValueError(value) from None
+        # A float column written as text ("1.0", "0.0", "nan") reads like the floats do.
+        return _label(number)
     raise ValueError(value)
 
 
 def parse_label(
     values: pl.Series | Sequence[object], *, column: str | None = None, where: str | None = None
 ) -> pl.Series:
-    """Labels as a Boolean Series: bools, 1/0, "1"/"0", "true"/"false", "yes"/"no" (any case).
+    """Labels as a Boolean Series: bools, 1/0, "1"/"0" ("1.0"/"0.0"), "true"/"false", "yes"/"no".
 
     Nulls and empty strings stay null. Any other value raises SourceError naming the column
     (default: the Series name), the place, the row (1-based) and the value.

@@ -38,7 +38,7 @@ def looks_like_lm_eval(path: Path) -> bool:
             while first and not first.strip():
                 first = fh.readline(_PEEK_LIMIT)
         record = json.loads(first.decode("utf-8", errors="replace").lstrip("\ufeff"))
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):
         return False
     return isinstance(record, dict) and all(key in record for key in SIGNATURE)
 

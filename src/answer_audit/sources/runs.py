@@ -113,6 +113,8 @@ def read_metadata(path: Path) -> list[RunEntry]:
         document = json.loads(text)
     except json.JSONDecodeError as exc:
         raise SourceError(f"{path}:{exc.lineno}: not valid JSON ({exc.msg})") from exc
+    except RecursionError:
+        raise SourceError(f"{path}: not readable JSON (nested too deeply)") from None
     experiments = document.get("experiments") if isinstance(document, dict) else None
     if not isinstance(experiments, dict):
         raise SourceError(f"{path}: needs an object under the key 'experiments'")

@@ -122,6 +122,13 @@ def read_sqlite(
                 f"{path}: the query failed ({exc}); tables: {_tables_text(tables)}"
             ) from exc
         names = [d[0] for d in cursor.description or ()]
+    repeated = sorted({n for n in names if names.count(n) > 1})
+    if repeated:
+        listed = ", ".join(f"'{n}'" for n in repeated)
+        raise SourceError(
+            f"{path}: the query returns several columns named {listed}; give each its own "
+            "name with AS"
+        )
     stats: dict[str, Any] = {"table": table} if table is not None else {"query": query}
     return frame_from_rows(names, rows), stats
 
