@@ -31,18 +31,23 @@ RUNS_MAP = ColumnMap(
 RUNS_EXTRA = ("model_id", "item_id", "domain", "question", "run_id", "dataset")
 
 # Outputs are left-joined so that a trial which never produced output stays visible.
+# Trials (small rows) and outputs (long texts) are read apart and joined in Polars: one joined
+# query makes SQLite build a temporary index and sort that copy every raw text.
 _TRIALS_SQL = """
 SELECT t.trial_id, t.run_id, t.model_id, t.variant, t.item_id, c.name AS condition, t.seed,
-       t.created_at, i.domain, i.question, i.ground_truth_text, d.name AS dataset,
-       o.output_id, o.raw_text, o.parsed_answer_text, o.parsed_answer_json, o.is_correct,
-       o.refusal_flag, o.latency_ms, o.token_usage_json
+       t.created_at, i.domain, i.question, i.ground_truth_text, d.name AS dataset
 FROM conformity_trials AS t
 JOIN conformity_conditions AS c ON c.condition_id = t.condition_id
 JOIN conformity_items AS i ON i.item_id = t.item_id
 LEFT JOIN conformity_datasets AS d ON d.dataset_id = i.dataset_id
-LEFT JOIN conformity_outputs AS o ON o.trial_id = t.trial_id
 WHERE t.run_id = ? AND c.name IN ({marks})
 ORDER BY t.created_at, t.trial_id
+"""
+_OUTPUTS_SQL = """
+SELECT o.trial_id, o.output_id, o.raw_text, o.parsed_answer_text, o.parsed_answer_json,
+       o.is_correct, o.refusal_flag, o.latency_ms, o.token_usage_json
+FROM conformity_outputs AS o
+WHERE o.trial_id IN (SELECT trial_id FROM conformity_trials WHERE run_id = ?)
 """
 _CONDITION_COUNTS_SQL = """
 SELECT c.name, COUNT(*) FROM conformity_trials AS t
@@ -152,17 +157,27 @@ def _read_run(
             counts = dict(conn.execute(_CONDITION_COUNTS_SQL, (run.run_id,)).fetchall())
             names = list(counts) if conditions is None else list(conditions)
             sql = _TRIALS_SQL.format(marks=", ".join("?" * len(names)) or "NULL")
-            cursor = conn.execute(sql, (run.run_id, *names))
-            rows = cursor.fetchall()
+            trials = _query(conn, sql, (run.run_id, *names))
+            outputs = _query(conn, _OUTPUTS_SQL, (run.run_id,))
         except sqlite3.Error as exc:
             tables = ", ".join(describe_tables(conn)) or "(none)"
             raise SourceError(f"{db_path}: cannot read the run ({exc}); tables: {tables}") from exc
-        columns = [d[0] for d in cursor.description]
-    frame = frame_from_rows(columns, rows).with_columns(
+    if trials.schema["trial_id"] != outputs.schema["trial_id"]:  # e.g. ints in one table
+        trials, outputs = (
+            f.with_columns(pl.col("trial_id").cast(pl.String)) for f in (trials, outputs)
+        )
+    # a left join keeps the trials' order, and trials without an output (raw stays null)
+    joined = trials.join(outputs, on="trial_id", how="left", maintain_order="left")
+    frame = joined.with_columns(
         pl.lit(run.temperature, dtype=pl.Float64).alias("temperature"),
         pl.lit(run.run_dir, dtype=pl.String).alias("source"),
     )
     return frame, _run_notes(db_path, run, counts, names, frame)
+
+
+def _query(conn: sqlite3.Connection, sql: str, params: Sequence[object]) -> pl.DataFrame:
+    cursor = conn.execute(sql, params)
+    return frame_from_rows([d[0] for d in cursor.description], cursor.fetchall())
 
 
 def _run_notes(
