@@ -25,6 +25,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
+from answer_audit.demo import OPINIONS, WRONG
 from answer_audit.matching import is_correct
 from answer_audit.parsers.freeform import FREEFORM_V1
 from answer_audit.sources import write_runs
@@ -81,15 +82,6 @@ FACTS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
 SPECIAL = frozenset(range(18, len(FACTS)))  # the abbreviation / sub-superscript facts
 SPECIAL_FACTS = tuple(sorted(SPECIAL))
 PLAIN_FACTS = tuple(i for i in range(len(FACTS)) if i not in SPECIAL)
-OPINIONS = (
-    "What is the best cuisine?",
-    "Which season is the most pleasant?",
-    "Is remote work better than office work?",
-    "What is the most beautiful city?",
-    "Which programming language is the nicest?",
-    "Are cats better than dogs?",
-)
-WRONG = ("London", "Berlin", "Madrid", "42", "Venus", "Newton", "Saturn", "17", "Oslo", "Copper")
 ANSWER_FORMS = (
     "{a}.",
     "The answer is {a}.",

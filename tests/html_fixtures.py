@@ -139,3 +139,21 @@ def hostile_rescore() -> RescoreResult:
 
 def hostile_diff() -> DiffResult:
     return diff_labelings(hostile_table(), "freeform/v1", "freeform/v2", group_by=("g",))
+
+
+def assert_self_contained(page: str) -> None:
+    """No network reference anywhere, only in-page or data: URLs, and our CSP first in <head>."""
+    from markupsafe import escape
+
+    from answer_audit.report.html import CSP
+
+    assert "http://" not in page and "https://" not in page
+    assert "url(" not in page and "@import" not in page
+    for tag, attrs in Elements(page).tags:
+        for key in ("src", "href", "srcset", "action", "data"):
+            value = attrs.get(key)
+            if value is not None:
+                assert value.startswith(("#", "data:")), (tag, key, value)
+    head = page[: page.index("<style>")]
+    assert f'<meta http-equiv="Content-Security-Policy" content="{escape(CSP)}">' in head
+    assert head.index("Content-Security-Policy") < head.index("<title>")
