@@ -303,3 +303,9 @@ def test_paired_delta_ci_sign_and_determinism() -> None:
 def test_paired_delta_ci_identical_columns_is_zero() -> None:
     same = BIG_CORRECT
     assert paired_delta_ci(same, same.copy()) == (0.0, 0.0)
+
+
+def test_mcnemar_is_exactly_one_when_the_split_is_as_even_as_it_can_be() -> None:
+    assert mcnemar(16, 17) == 1.0
+    assert mcnemar(17, 16) == 1.0
+    assert mcnemar(15, 17) < 1.0

@@ -162,8 +162,8 @@ def mcnemar(b: int, c: int) -> float:
     if b < 0 or c < 0:
         raise ValueError(f"discordant counts must be non-negative, got b={b}, c={c}")
     n, k = b + c, min(b, c)
-    if 2 * k >= n:  # includes n == 0: the lower tail holds at least half the mass
-        return 1.0
+    if 2 * k + 1 >= n:  # n == 0, or the lower tail holds at least half the mass (exactly 1/2
+        return 1.0  # when n is odd and k = (n - 1) / 2; summing would give 0.9999999999999996)
     # P(X = i - 1) / P(X = i) = i / (n - i + 1) <= 1 below the mode: terms shrink as i falls.
     total, term, i = 1.0, 1.0, k
     while i > 0:
