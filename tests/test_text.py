@@ -1,4 +1,6 @@
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from answer_audit import normalize, strip_think, truncate_at_markers
 from answer_audit.parsers.freeform import V1_MARKERS, V2_MARKERS
@@ -74,3 +76,36 @@ def test_nfkc_map_points_back_into_the_original() -> None:
     norm, origin = nfkc_lower_with_map("Answer: ⒝")
     assert origin is not None and norm.endswith("(b)")
     assert origin.span(len(norm) - 2, len(norm) - 1) == (8, 9)
+
+
+def _reference_map(text: str) -> tuple[list[int], list[int]] | None:
+    """The per-base-character construction, written out plainly."""
+    import unicodedata
+
+    whole = unicodedata.normalize("NFKC", text).lower()
+    pieces, starts, ends, start = [], [], [], 0
+    for i in range(1, len(text) + 1):
+        if i == len(text) or unicodedata.combining(text[i]) == 0:
+            chunk = text[start:i]
+            piece = unicodedata.normalize("NFKC", chunk).lower()
+            pieces.append(piece)
+            if piece == chunk:
+                starts += range(start, i)
+                ends += range(start + 1, i + 1)
+            else:
+                starts += [start] * len(piece)
+                ends += [i] * len(piece)
+            start = i
+    return (starts, ends) if "".join(pieces) == whole else None
+
+
+@given(st.text(alphabet=st.sampled_from("aBｃ３回答：ﬁ①Ⅳİ ㍿\u0301\u3099が\n")))
+def test_offset_map_matches_the_plain_construction(text: str) -> None:
+    norm, origin = nfkc_lower_with_map(text)
+    expected = _reference_map(text)
+    if origin is None:
+        assert expected is None
+        return
+    assert expected is not None
+    for i in range(len(norm)):
+        assert origin.span(i, i + 1) == (expected[0][i], expected[1][i])

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import unicodedata
+from functools import lru_cache
+from itertools import chain, repeat
 
 
 class OffsetMap:
@@ -26,6 +28,11 @@ class OffsetMap:
         return self._starts[start], self._ends[end - 1]
 
 
+@lru_cache(maxsize=1 << 16)
+def _char_piece(char: str) -> str:
+    return unicodedata.normalize("NFKC", char).lower()
+
+
 def nfkc_lower_with_map(text: str) -> tuple[str, OffsetMap | None]:
     """``NFKC(text).lower()`` and, when it can be built exactly, its `OffsetMap`.
 
@@ -38,9 +45,18 @@ def nfkc_lower_with_map(text: str) -> tuple[str, OffsetMap | None]:
     if nfkc == text and len(whole) == len(text):
         # NFKC changed nothing and lowercasing kept every character one character long
         return whole, OffsetMap(None, None)
-    pieces: list[str] = []
-    starts: list[int] = []
-    ends: list[int] = []
+    if not any(map(unicodedata.combining, text)):
+        # every piece is one character: the same map as below, built by C-level iterators
+        pieces = list(map(_char_piece, text))
+        if "".join(pieces) != whole:
+            return whole, None
+        sizes = list(map(len, pieces))
+        starts = list(chain.from_iterable(map(repeat, range(len(text)), sizes)))
+        ends = list(chain.from_iterable(map(repeat, range(1, len(text) + 1), sizes)))
+        return whole, OffsetMap(starts, ends)
+    pieces = []
+    starts = []
+    ends = []
     start = 0
     for i in range(1, len(text) + 1):
         if i == len(text) or unicodedata.combining(text[i]) == 0:
