@@ -19,7 +19,6 @@ import argparse
 import csv
 import hashlib
 import json
-import re
 import sys
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass
@@ -27,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from answer_audit import extract, get_parser, is_correct, list_parsers
+from answer_audit.parsers.options import parse_options
 
 ROOT = Path(__file__).resolve().parents[1]
 LABELS = ROOT / "tests" / "labels"
@@ -65,12 +65,6 @@ def _jsonl(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
 
 
-def _options_block(text: str) -> dict[str, str]:
-    """The statutes' ``choices`` field ("a 選択肢...\\nb ...") as letter -> option text."""
-    pairs = (re.match(r"\s*([a-d])[\s.)：:]+(.+)", line) for line in text.splitlines())
-    return {m.group(1): m.group(2).strip() for m in pairs if m}
-
-
 def statutes_items(real: Path) -> Iterator[Item]:
     results: dict[str, list[dict[str, Any]]] = {}
     for row in _jsonl(LABELS / "statutes.jsonl"):
@@ -84,7 +78,7 @@ def statutes_items(real: Path) -> Iterator[Item]:
             "statutes",
             result["response"],
             row["label"],
-            options=_options_block(result["choices"]),
+            options=parse_options(result["choices"]),
         )
 
 
