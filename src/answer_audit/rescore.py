@@ -41,8 +41,6 @@ from answer_audit.sources import LoadedTable
 Mask = npt.NDArray[np.bool_]
 JSON_KEYS = ("parser", "family", "normalizer", "settings", "coverage", "overall", "groups",
              "incidence", "confusion", "notes")  # fmt: skip
-NEW_COLUMNS = ("extracted", "rule", "span_start", "span_end", "is_correct")
-STORED_COLUMNS = ("stored_extracted", "stored_rule", "stored_is_correct")
 RENAME_SUFFIX = "_rescored"
 DISAGREEMENT_EXAMPLES = 10
 

@@ -15,7 +15,6 @@ from typing import Literal
 import polars as pl
 
 from answer_audit import fast
-from answer_audit._unicode_tables import DISAGREEING_CLASS
 from answer_audit.extraction import Extraction
 from answer_audit.matching import is_correct
 from answer_audit.parsers import (
@@ -293,9 +292,9 @@ def _extractions_frame(extractions: list[Extraction]) -> pl.DataFrame:
 def _freeform_fast(frame: pl.DataFrame, preset: FreeformPreset) -> pl.DataFrame:
     """The preset vectorized on safe rows, row by row on the rest."""
     raw = frame["raw"]
-    ok = raw.is_not_null() & ~raw.str.contains(DISAGREEING_CLASS).fill_null(False)
+    ok = frame.select(pl.col("raw").is_not_null() & fast.safe(pl.col("raw"))).to_series()
     work = fast.freeform_extract(raw.filter(ok), preset)
-    ok = fast.scatter(pl.DataFrame({"ok": ok}), ok, pl.DataFrame({"ok": ~work["needs_rows"]}))["ok"]
+    ok = ok.clone().scatter(ok.arg_true(), ~work["needs_rows"])  # fallback rows leave the fast set
     fast_rows = work.filter(~pl.col("needs_rows")).drop("needs_rows")
     slow = _extractions_frame(_map_unique(raw.filter(~ok), lambda r: _extract_raw(preset, r)))
     result = pl.DataFrame(

@@ -33,8 +33,8 @@ def think_region_start(text: str) -> int:
 
 # Closing and opening delimiters of a reasoning block, as models write them (any case, spaces
 # allowed inside the tag: `</think >`). A closer missing its final `>` is not a closer.
+# REASONING_CLOSERS is the readable list shown in preset descriptions; the patterns decide.
 REASONING_CLOSERS = ("</think>", "</reasoning>", "</thought>", "<|end_of_thought|>")
-REASONING_OPENERS = ("<think>", "<reasoning>", "<thought>", "<|begin_of_thought|>")
 _CLOSER = re.compile(r"</\s*(?:think|reasoning|thought)\s*>|<\|end_of_thought\|>", re.IGNORECASE)
 _OPENER = re.compile(r"<\s*(?:think|reasoning|thought)\s*>|<\|begin_of_thought\|>", re.IGNORECASE)
 
