@@ -1,7 +1,7 @@
 """The vectorized free-form path gives exactly the row rules' results, on any text."""
 
 import polars as pl
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from answer_audit.extract import extract
@@ -38,6 +38,8 @@ def reference(raws: list[str | None], truths: list[str | None], parser: str, nor
 
 @settings(max_examples=300)
 @given(st.lists(st.tuples(st.one_of(st.none(), TEXT), TRUTH), min_size=1, max_size=12))
+# v2 makes "_" a gap, which the Rust `\b` does not see (found by this test, 2026-11-22)
+@example(rows=[("8_</think>", "8"), ("x_8", "8"), ("_paris_", "Paris"), ("8_", "8")])
 def test_vectorized_freeform_equals_row_rules(rows: list[tuple[str | None, str | None]]) -> None:
     raws = [r for r, _ in rows]
     truths = [t for _, t in rows]

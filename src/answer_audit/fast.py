@@ -168,7 +168,10 @@ def lowered_expr(prediction: pl.Expr, normalizer: str) -> pl.Expr:
     if normalizer != "v2":
         return lowered
     digits = lowered.str.replace_many(list(SUB_SUPER_FROM), list(SUB_SUPER_TO))
-    return digits.str.replace_all(_ABBREVIATIONS, _ABBREVIATION_LETTERS)
+    collapsed = digits.str.replace_all(_ABBREVIATIONS, _ABBREVIATION_LETTERS)
+    # v2 turns "_" into a space; "_" is a word character, so unlike the other gap characters it
+    # would hide the `\b` that the space gives the row rules ("8_x" states 8).
+    return collapsed.str.replace_all("_", " ", literal=True)
 
 
 def correct_expr(
