@@ -7,7 +7,10 @@ Datasets (see tests/labels/README.md):
   model gave (or none); a preset agrees when it extracts that choice, or nothing for none;
 - ``short`` and ``cot``: tests/labels/synthetic_choice.jsonl, written by hand;
 - ``conformity``: 1080 real free-form answers, label = the answer states the truth; a
-  preset + matcher agrees when `is_correct` equals the label.
+  preset + matcher agrees when `is_correct` equals the label;
+- ``consensus``: the conformity rows on which a second, independent labeller
+  (tests/labels/conformity_second.jsonl) gave the same label; the row ``(second labeller)``
+  is that labeller's agreement with the first, the ceiling any preset can be measured against.
 
 Every row belongs to the dev or the test split by a hash of its id (`split_of`); presets were
 tuned on dev only. Rows of the real data are skipped (and said so) when ``--real`` is absent.
@@ -55,6 +58,7 @@ class Item:
     label: str | bool | None
     truth: str | None = None
     options: tuple[str, ...] | dict[str, str] | None = None
+    second: bool | None = None  # the second labeller's label (conformity only)
 
     @property
     def split(self) -> str:
@@ -90,8 +94,14 @@ def synthetic_items() -> Iterator[Item]:
         )
 
 
+SECOND_LABELLER = "(second labeller)"
+
+
 def conformity_items(real: Path) -> Iterator[Item]:
     rows: dict[str, dict[str, dict[str, str]]] = {}
+    second = {
+        (r["file"], r["trial_id"]): r["label"] for r in _jsonl(LABELS / "conformity_second.jsonl")
+    }
     for row in _jsonl(LABELS / "conformity.jsonl"):
         name = row["file"]
         if name not in rows:
@@ -104,6 +114,7 @@ def conformity_items(real: Path) -> Iterator[Item]:
             source["raw_text"],
             row["label"],
             source["ground_truth_text"],
+            second=second[(name, row["trial_id"])],
         )
 
 
@@ -153,12 +164,17 @@ def score(items: list[Item], splits: tuple[str, ...] = SPLITS) -> list[Cell]:
             if not chosen:
                 continue
             if dataset == "conformity":
+                consensus = [i for i in chosen if i.second == i.label]
                 for preset in FREEFORM_PRESETS:
                     for matcher in MATCHERS:
-                        agree = sum(freeform_agrees(preset, matcher, i) for i in chosen)
-                        cells.append(
-                            Cell(f"{preset}:{matcher}", dataset, split, agree, len(chosen))
+                        agrees = [freeform_agrees(preset, matcher, i) for i in chosen]
+                        name = f"{preset}:{matcher}"
+                        cells.append(Cell(name, dataset, split, sum(agrees), len(chosen)))
+                        on_consensus = sum(
+                            a for a, i in zip(agrees, chosen, strict=True) if i.second == i.label
                         )
+                        cells.append(Cell(name, "consensus", split, on_consensus, len(consensus)))
+                cells.append(Cell(SECOND_LABELLER, dataset, split, len(consensus), len(chosen)))
             else:
                 for preset in choice_presets:
                     agree = sum(choice_agrees(preset, i) for i in chosen)
@@ -168,7 +184,11 @@ def score(items: list[Item], splits: tuple[str, ...] = SPLITS) -> list[Cell]:
 
 def markdown_table(cells: list[Cell]) -> str:
     """Rows: presets; columns: dataset x split, as agree/n (percent)."""
-    columns = list(dict.fromkeys((c.dataset, c.split) for c in cells))
+    datasets = list(dict.fromkeys(c.dataset for c in cells))
+    columns = sorted(
+        dict.fromkeys((c.dataset, c.split) for c in cells),
+        key=lambda col: (datasets.index(col[0]), SPLITS.index(col[1])),
+    )
     presets = list(dict.fromkeys(c.preset for c in cells))
     by = {(c.preset, c.dataset, c.split): c for c in cells}
     head = "| preset | " + " | ".join(f"{d} {s}" for d, s in columns) + " |"

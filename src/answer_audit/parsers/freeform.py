@@ -152,7 +152,10 @@ class AnswerRegionPreset:
     def _cut(self, text: str, start: int, end: int) -> tuple[int, int, str | None]:
         cuts, questions = _compiled(self.cut_patterns, self.question_patterns, self.user_patterns)
         region = text[start:end]
-        pos = min((m.start() for p in cuts if (m := _first_after_start(p, region))), default=None)
+        pos = None
+        any_cut = None if self.user_patterns else _any_of(self.cut_patterns)
+        if any_cut is None or any_cut.search(region) is not None:  # most regions hold no marker
+            pos = min((m.start() for p in cuts if (m := _first_after_start(p, region))), default=None)
         for p in questions:
             for m in p.finditer(region):
                 before = p.sub(" ", region[: m.start()])  # the question markers say nothing
@@ -200,6 +203,15 @@ def _compiled(
         tuple(compile_(p, re.MULTILINE) for p in cuts),  # type: ignore[misc]
         tuple(compile_(p, re.MULTILINE) for p in questions),  # type: ignore[misc]
     )
+
+
+@lru_cache(maxsize=64)
+def _any_of(patterns: tuple[str, ...]) -> re.Pattern[str] | None:
+    """One alternation of ``patterns``: it matches somewhere exactly when one of them does, so a
+    region it does not match needs no per-pattern search (built-in patterns only)."""
+    if not patterns:
+        return None
+    return re.compile("|".join(f"(?:{p})" for p in patterns), re.MULTILINE)
 
 
 def _first_after_start(pattern: re.Pattern[str], region: str) -> re.Match[str] | None:
