@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
+from functools import lru_cache
 from types import MappingProxyType
 
 from answer_audit.matching_v3 import match_v3
@@ -49,16 +50,20 @@ def is_correct(
     except KeyError:
         normalize("", normalizer)  # raises the same error as an unknown normalizer
         raise
-    if not normalize(truth, normalizer):
+    if not _normalized_truth(truth, normalizer):
         return None
     if not prediction:
         return False
     return matcher(prediction, truth, rel_tol)
 
 
+# A run has few distinct truths: each is normalized once per normalizer.
+_normalized_truth = lru_cache(maxsize=4096)(normalize)
+
+
 def _containment(normalizer: str) -> Matcher:
     def match(prediction: str, truth: str, rel_tol: float) -> bool:
-        g = normalize(truth, normalizer)
+        g = _normalized_truth(truth, normalizer)
         p = normalize(prediction, normalizer)
         if not p:
             return False

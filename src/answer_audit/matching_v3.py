@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from fractions import Fraction
+from functools import lru_cache
 
 from answer_audit.normalizer_v3 import canonical_v3, normalize_v3
 from answer_audit.numbers import close_enough, find_numbers
@@ -58,7 +59,7 @@ def match_v3(prediction: str, truth: str) -> bool | None:
     >>> match_v3("There are eight planets.", "8"), match_v3("Isn't it Rome?", "Rome")
     (True, False)
     """
-    g = normalize_v3(truth)
+    g = _normalized_truth(truth)
     if not g:
         return None
     p = canonical_v3(prediction)
@@ -88,6 +89,11 @@ def _mentions(p: str, truth: str, g: str) -> list[tuple[int, int]]:
     return [m.span() for m in re.finditer(body, p)]
 
 
+# A run has few distinct truths and many predictions: each truth is read once.
+_normalized_truth = lru_cache(maxsize=4096)(normalize_v3)
+
+
+@lru_cache(maxsize=4096)
 def _number_truth(truth: str) -> tuple[Fraction | None, str | None]:
     text = canonical_v3(truth).strip()
     numbers = find_numbers(text)

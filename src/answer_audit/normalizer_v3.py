@@ -33,20 +33,31 @@ _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
 _DOTTED_ABBREVIATION = re.compile(r"\b(?:[a-z]\.){2,}|\b(?:[a-z]\.)+[a-z]\b")
 _MARKDOWN = re.compile(r"[*_`#]+")
 
+# (phrase, symbol, keys): every match of the phrase contains one of its keys, so a text without
+# them skips that rewrite (tests/test_prefilters.py checks it).
 _UNITS = (
     (r"met(?:er|re)s? per second squared|met(?:er|re)s? per second per second|m/s\^?2|m/s/s"
-     r"|m ?s\^?-2", "m/s2"),
-    (r"kilomet(?:er|re)s? per second|kms?(?: per |/)s(?:ec(?:ond)?)?\b|kps", "km/s"),
-    (r"met(?:er|re)s? per second|m/sec\b|m/s(?!2)", "m/s"),
-    (r"miles? per second|mi/s", "mi/s"),
-    (r"degrees? (?:celsius|centigrade)|° ?c\b|celsius", "°c"),
-    (r"per ?cent\b", "%"),
+     r"|m ?s\^?-2", "m/s2", ("second", "m/s", "-2")),
+    (r"kilomet(?:er|re)s? per second|kms?(?: per |/)s(?:ec(?:ond)?)?\b|kps", "km/s",
+     ("second", "km", "kps")),
+    (r"met(?:er|re)s? per second|m/sec\b|m/s(?!2)", "m/s", ("second", "m/s")),
+    (r"miles? per second|mi/s", "mi/s", ("second", "mi/s")),
+    (r"degrees? (?:celsius|centigrade)|° ?c\b|celsius", "°c", ("celsius", "centigrade", "°")),
+    (r"per ?cent\b", "%", ("cent",)),
 )  # fmt: skip
 _SPACE, _MAYBE_SPACE = r"\s+", r"\s*"  # a space in a unit phrase: any run of whitespace
 _UNIT_PATTERNS = tuple(
-    (re.compile("(?<![a-z])" + p.replace(" ?", _MAYBE_SPACE).replace(" ", _SPACE) + "(?![a-z])"), s)
-    for p, s in _UNITS
+    (
+        re.compile("(?<![a-z])" + p.replace(" ?", _MAYBE_SPACE).replace(" ", _SPACE) + "(?![a-z])"),
+        s,
+        keys,
+    )
+    for p, s, keys in _UNITS
 )
+# Necessary for a dotted abbreviation / a thousands separator: cheap searches that gate the
+# slower rewrites.
+_LETTER_DOT_LETTER = re.compile(r"[a-z]\.[a-z]")
+_DIGIT_COMMA_DIGITS = re.compile(r"\d,\d{3}")
 
 _ONES = {
     "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
@@ -82,21 +93,31 @@ def normalize_v3(text: str) -> str:
 
 
 def _rewrite(text: str, *, strip_punctuation: bool) -> str:
+    # Each step is skipped when the text lacks a character the step needs to match: the same
+    # result, without a regex pass over the text (most answers hold no LaTeX, units or digits).
     text = unicodedata.normalize("NFKC", text).lower().replace("\u2044", "/")
-    for pattern, repl in _LATEX_SYMBOLS:
+    if "\\" in text:
+        for pattern, repl in _LATEX_SYMBOLS[:-2]:
+            text = pattern.sub(repl, text)
+    for pattern, repl in _LATEX_SYMBOLS[-2:]:
         text = pattern.sub(repl, text)
-    text = _LATEX_COMMANDS.sub(" ", text).replace("{", " ").replace("}", " ")
+    if "\\" in text:
+        text = _LATEX_COMMANDS.sub(" ", text)
+    text = text.replace("{", " ").replace("}", " ")
     text = _MARKDOWN.sub(" ", text)
-    text = _THOUSANDS.sub("", text)
-    text = _DOTTED_ABBREVIATION.sub(lambda m: m.group(0).replace(".", ""), text)
+    if "," in text and _DIGIT_COMMA_DIGITS.search(text):
+        text = _THOUSANDS.sub("", text)
+    if "." in text and _LETTER_DOT_LETTER.search(text):
+        text = _DOTTED_ABBREVIATION.sub(lambda m: m.group(0).replace(".", ""), text)
     if strip_punctuation:  # before the word rewrites, so a second pass finds nothing new
         text = _WHITESPACE.sub(" ", _PUNCT.sub(" ", text))
     text = _NUMBER_WORDS.sub(_words_to_number, text)
     if "^" in text:  # drop spaces around "^"; re.sub(r"\s*\^\s*") is quadratic on long blank runs
         parts = text.split("^")
         text = "^".join([parts[0].rstrip(), *(p.strip() for p in parts[1:-1]), parts[-1].lstrip()])
-    for pattern, symbol in _UNIT_PATTERNS:
-        text = pattern.sub(symbol, text)
+    for pattern, symbol, keys in _UNIT_PATTERNS:
+        if any(k in text for k in keys):
+            text = pattern.sub(symbol, text)
     return text
 
 

@@ -47,6 +47,18 @@ V3_CUTS = (
     r"\[/?INST\]|<<SYS>>|<start_of_turn>|<end_of_turn>",
     _LINE + r"#{0,3}[ \t]*(?i:instruction|human|user|input|response)[ \t]*:?[ \t]*$",
 )
+# Every match of a V3_CUTS pattern contains one of these, lowercased, or is an `AI` role line
+# (_AI_ROLE); regions with neither skip the nine searches (tests/test_freeform_v3.py checks it).
+V3_CUT_KEYWORDS = (
+    "user", "assistant", "system", "human", "person", "agent", "speaker", "flashcard",
+    "opening post", "passage", "article", "context", "movie title", "movie plot", "question",
+    "<|", "inst]", "<<sys>>", "<start_of_turn>", "<end_of_turn>", "instruction", "input",
+    "response",
+)  # fmt: skip
+# The keyword gate belongs to exactly these patterns: a preset that adds or changes one (a
+# preset file building on freeform/v3) searches every region.
+_CUT_KEYWORDS: dict[tuple[str, ...], tuple[str, ...]] = {V3_CUTS: V3_CUT_KEYWORDS}
+_AI_ROLE = re.compile(_LINE + r"(?i:ai)[ \t*_]*(?::|$)", re.MULTILINE)
 # A new question (`Question:`, `Q:`) ends the answer, unless everything before it is a
 # preamble that says it is restating the question ("Let's look at your question:").
 V3_QUESTIONS = (_LINE + r"(?i:question|q)[ \t]*\d*[ \t*_]*[:.)]",)
@@ -153,8 +165,8 @@ class AnswerRegionPreset:
         cuts, questions = _compiled(self.cut_patterns, self.question_patterns, self.user_patterns)
         region = text[start:end]
         pos = None
-        any_cut = None if self.user_patterns else _any_of(self.cut_patterns)
-        if any_cut is None or any_cut.search(region) is not None:  # most regions hold no marker
+        keywords = _CUT_KEYWORDS.get(self.cut_patterns)  # None for any other set of patterns
+        if keywords is None or _may_hold(region, keywords):
             pos = min((m.start() for p in cuts if (m := _first_after_start(p, region))), default=None)
         for p in questions:
             for m in p.finditer(region):
@@ -205,13 +217,16 @@ def _compiled(
     )
 
 
-@lru_cache(maxsize=64)
-def _any_of(patterns: tuple[str, ...]) -> re.Pattern[str] | None:
-    """One alternation of ``patterns``: it matches somewhere exactly when one of them does, so a
-    region it does not match needs no per-pattern search (built-in patterns only)."""
-    if not patterns:
-        return None
-    return re.compile("|".join(f"(?:{p})" for p in patterns), re.MULTILINE)
+def _may_hold(region: str, keywords: tuple[str, ...]) -> bool:
+    """False only when no cut pattern can match: none of ``keywords`` is in the lowercased
+    region and no line starts with an ``AI`` role (the one marker too short to be a keyword)."""
+    lowered = region.translate(_RE_CASELESS_EXTRAS).lower()
+    return any(k in lowered for k in keywords) or _AI_ROLE.search(region) is not None
+
+
+# The only characters `re`'s IGNORECASE matches to an ASCII letter whose `lower()` is not that
+# letter: İ and ı match "i", ſ matches "s" (the Kelvin sign lowercases to "k" already).
+_RE_CASELESS_EXTRAS = str.maketrans({"\u0130": "i", "\u0131": "i", "\u017f": "s"})
 
 
 def _first_after_start(pattern: re.Pattern[str], region: str) -> re.Match[str] | None:

@@ -1,0 +1,63 @@
+"""The cheap checks that let the v3 rules skip regex passes never skip a pass that would match.
+
+Each check is a necessary condition: when it says "no", none of the patterns it guards can
+match. These properties are what keeps the frozen presets' results unchanged by the checks.
+"""
+
+import re
+
+from hypothesis import example, given
+from hypothesis import strategies as st
+
+from answer_audit.normalizer_v3 import (
+    _DIGIT_COMMA_DIGITS,
+    _DOTTED_ABBREVIATION,
+    _LETTER_DOT_LETTER,
+    _THOUSANDS,
+    _UNIT_PATTERNS,
+)
+from answer_audit.parsers.freeform import V3_CUT_KEYWORDS, V3_CUTS, _may_hold
+
+CUTS = [re.compile(p, re.MULTILINE) for p in V3_CUTS]
+CUT_PIECES = st.sampled_from(
+    ["USER", "User", "uSeR", "ASSISTANT", "Human", "SYSTEM", "AI", "ai", "Ai", "PERSON", "Agent",
+     "SPEAKER", "Passage", "ARTICLE", "Context", "Movie title", "Movie Plot", "Question",
+     "opening post", "Flashcard", "<|im_start|>", "<|user|>", "[INST]", "[/INST]", "<<SYS>>",
+     "<start_of_turn>", "### Instruction", "Input", "Response", "İnput", "ınstruction", "uſer",
+     "ſpeaker", "KELVIN", "A", "1", "B2", ":", "：", " ", "\t", "\n", ". ", "?", "*", "_", "#",
+     ">", "x", "é"]
+)  # fmt: skip
+UNIT_PIECES = st.sampled_from(
+    ["meter", "metre", "meters", "per", "second", "squared", "m/s", "m/s2", "m/s^2", "m s-2",
+     "ms^-2", "m/s/s", "m/sec", "km", "kms", "kilometres", "kps", "sec", "s", "mile", "miles",
+     "mi/s", "degree", "degrees", "celsius", "centigrade", "°", "c", "cent", "percent", " ",
+     "  ", "\n", "/", "^", "-", "2", "x"]
+)  # fmt: skip
+
+
+@given(st.lists(CUT_PIECES, max_size=25).map("".join))
+@example("Great answer. User: next")
+@example("\n**Ai**:")
+@example("ſpeaker 1:")
+def test_cut_keywords_are_a_necessary_condition(region: str) -> None:
+    if any(p.search(region) for p in CUTS):
+        assert _may_hold(region, V3_CUT_KEYWORDS)
+
+
+@given(st.lists(UNIT_PIECES, max_size=20).map("".join))
+@example("9.8 meters per second squared")
+@example("3 ms^-2")
+def test_unit_keys_are_a_necessary_condition(text: str) -> None:
+    for pattern, _, keys in _UNIT_PATTERNS:
+        if pattern.search(text):
+            assert any(k in text for k in keys), pattern.pattern
+
+
+@given(st.lists(st.sampled_from(["a", "b", "z", ".", ",", "1", "23", "456", "7890", " ", "é", "\n"]), max_size=20).map("".join))
+@example("u.s.")
+@example("1,000")
+def test_dot_and_comma_gates_are_necessary_conditions(text: str) -> None:
+    if _DOTTED_ABBREVIATION.search(text):
+        assert _LETTER_DOT_LETTER.search(text)
+    if _THOUSANDS.search(text):
+        assert _DIGIT_COMMA_DIGITS.search(text)
