@@ -110,3 +110,32 @@ def test_never_writes_over_an_input(tmp_path: Path, flag: str) -> None:
     result = runner.invoke(app, ["audit", str(csv), "--label", "l", "--quiet", flag, str(csv)])
     assert_one_line_error(result.exit_code, result.stderr, "refusing to write")
     assert csv.read_bytes() == before
+
+
+def test_repeated_csv_header_names_the_column_and_positions(tmp_path: Path) -> None:
+    # Polars would read the second one as "raw_duplicated_0" and the run would go on silently
+    csv = write(tmp_path / "d.csv", b'raw,truth,"raw"\nParis,Paris,x\n')
+    code, stderr, _ = audit(tmp_path, str(csv), "--label", "l")
+    assert_one_line_error(code, stderr, "d.csv", "'raw' appears 2 times", "columns 1, 3")
+
+
+@pytest.mark.parametrize(
+    ("encoding", "said"), [("utf-16", "UTF-16"), ("utf-16-le", "NUL"), ("utf-32", "UTF-32")]
+)
+def test_wide_unicode_files_are_named_not_garbled(tmp_path: Path, encoding: str, said: str) -> None:
+    path = write(tmp_path / "w.jsonl", '{"raw": "Paris", "truth": "Paris", "l": 1}\n'.encode(encoding))
+    code, stderr, _ = audit(tmp_path, str(path), "--label", "l")
+    assert_one_line_error(code, stderr, "w.jsonl", said, "not UTF-8", "iconv")
+
+
+@pytest.mark.parametrize(
+    ("flag", "value"),
+    [("--seed", "-1"), ("--bootstrap", "1"), ("--max-rows", "-1"), ("--max-examples", "-2")],
+)
+def test_out_of_range_numbers_are_rejected_with_the_option_name(
+    tmp_path: Path, flag: str, value: str
+) -> None:
+    csv = write(tmp_path / "t.csv", b"raw,truth,l\nParis,Paris,1\n")
+    code, stderr, out = audit(tmp_path, str(csv), "--label", "l", flag, value)
+    assert code == 2 and flag in stderr and "Traceback" not in stderr
+    assert not out.exists()

@@ -133,6 +133,17 @@ def test_pair_by_id_keeps_a_order_and_notes_the_unmatched() -> None:
     assert (d.accuracy["a"], d.accuracy["b"], d.accuracy["b_only_correct"]) == (0.5, 0.5, 1)
 
 
+def test_pair_by_id_never_pairs_missing_ids() -> None:
+    a = loaded(["q1", None, None], ["Answer: a", "Answer: b", "Answer: c"], ["a", "b", "c"])  # type: ignore[list-item]
+    b = loaded([None, "q1"], ["Answer: d", "Answer: a"], ["d", "a"])  # type: ignore[list-item]
+    ta, tb, notes = pair_tables(a, b, "id")
+    assert ta.frame["id"].to_list() == tb.frame["id"].to_list() == ["q1"]
+    assert notes == [
+        "2 row(s) of A have no id and are left out",
+        "1 row(s) of B have no id and are left out",
+    ]
+
+
 def test_pair_by_order_checks_sizes_and_id_checks_uniqueness() -> None:
     a = loaded(["1", "2"], ["a", "b"], ["a", "b"])
     b = loaded(["1", "2", "3"], ["a", "b", "c"], ["a", "b", "c"])

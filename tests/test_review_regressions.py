@@ -346,3 +346,11 @@ def test_audit_with_no_scored_row_is_a_user_error(tmp_path: Path) -> None:
         "2 without a stored label",
     )
     assert not (tmp_path / "a.md").exists()
+
+
+def test_a_found_none_is_not_confused_with_nothing_found() -> None:
+    from answer_audit.incidence import confusion
+
+    found = confusion(["none", None, "a"], ["none", "none", None])
+    assert found["labels"] == ["\"none\"", "a", "none"]
+    assert found["matrix"] == [[1, 0, 0], [0, 0, 1], [1, 0, 0]]

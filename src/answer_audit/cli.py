@@ -107,7 +107,7 @@ def explain_cmd(
         str | None, typer.Option(help="Choice set for choice presets, e.g. abcde.")
     ] = None,
     context: Annotated[
-        int, typer.Option(help="Characters of context around the span (0 = whole text).")
+        int, typer.Option(min=0, help="Characters of context around the span (0 = whole text).")
     ] = 0,
 ) -> None:
     """Extract one answer and show the value, the rule that fired, and where it came from."""
@@ -190,13 +190,13 @@ def audit_cmd(
     presets: opt.Presets = None,
     seed: opt.Seed = 0,
     bootstrap: Annotated[
-        int, typer.Option("--bootstrap", help="Bootstrap resamples for the Δpp intervals.")
+        int, typer.Option("--bootstrap", min=2, help="Bootstrap resamples for the Δpp intervals.")
     ] = 1000,
     max_rows: Annotated[
-        int, typer.Option("--max-rows", help="Per-group rows per scheme in the Markdown/HTML.")
+        int, typer.Option("--max-rows", min=0, help="Per-group rows per scheme in the Markdown/HTML.")
     ] = 40,
     max_examples: Annotated[
-        int, typer.Option("--max-examples", help="Flip examples to sample.")
+        int, typer.Option("--max-examples", min=0, help="Flip examples to sample.")
     ] = 30,
     out_md: opt.OutMd = Path("tmp/answer_parsing_audit.md"),
     out_json: opt.OutJson = None,

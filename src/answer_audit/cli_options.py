@@ -64,7 +64,7 @@ NullValues = Annotated[
 Presets = Annotated[
     Path | None, typer.Option("--presets", help="TOML file with user presets.", dir_okay=False)
 ]
-Seed = Annotated[int, typer.Option("--seed", help="Seed for sampling and bootstrap.")]
+Seed = Annotated[int, typer.Option("--seed", min=0, help="Seed for sampling and bootstrap.")]
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar or summary table.")]
 OutJson = Annotated[Path | None, typer.Option("--out-json", help="Write the JSON report here.")]
 OutMd = Annotated[Path | None, typer.Option("--out-md", help="Write the Markdown report here.")]

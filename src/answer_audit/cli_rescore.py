@@ -105,7 +105,7 @@ def rescore_cmd(
     allowed: opt.Allowed = None,
     no_integer_fallback: opt.NoIntegerFallback = False,
     normalizer: opt.Normalizer = None,
-    bootstrap: Annotated[int, typer.Option("--bootstrap", help="Bootstrap resamples.")] = 1000,
+    bootstrap: Annotated[int, typer.Option("--bootstrap", min=2, help="Bootstrap resamples.")] = 1000,
     seed: opt.Seed = 42,
     out_rows: Annotated[
         Path | None,
@@ -197,9 +197,9 @@ def diff_cmd(
     allowed: opt.Allowed = None,
     no_integer_fallback: opt.NoIntegerFallback = False,
     normalizer: opt.Normalizer = None,
-    context: Annotated[int, typer.Option("--context", help="Characters shown around a span.")] = 80,
+    context: Annotated[int, typer.Option("--context", min=0, help="Characters shown around a span.")] = 80,
     max_rows: Annotated[
-        int, typer.Option("--max-rows", help="Disagreements shown (all go to the JSON).")
+        int, typer.Option("--max-rows", min=0, help="Disagreements shown (all go to the JSON).")
     ] = 20,
     out_md: opt.OutMd = None,
     out_json: opt.OutJson = None,

@@ -191,17 +191,23 @@ def pair_tables(
         return a, b, []
     ids_a, ids_b = a.frame["id"].to_list(), b.frame["id"].to_list()
     for name, ids in (("A", ids_a), ("B", ids_b)):
-        repeated = [i for i, n in Counter(ids).items() if n > 1]
+        repeated = [i for i, n in Counter(ids).items() if n > 1 and i is not None]
         if repeated:
             raise ValueError(f"--align id: ids repeat in {name} (e.g. {repeated[0]!r}); use --id")
-    where_b = {v: i for i, v in enumerate(ids_b)}
-    idx_a = [i for i, v in enumerate(ids_a) if v in where_b]
+    # a missing id identifies nothing: such rows pair with no row of the other table
+    where_b = {v: i for i, v in enumerate(ids_b) if v is not None}
+    idx_a = [i for i, v in enumerate(ids_a) if v is not None and v in where_b]
     if not idx_a:
         raise ValueError("--align id: the two tables share no id; check --id")
     idx_b = [where_b[ids_a[i]] for i in idx_a]
+    missing = {"A": ids_a.count(None), "B": ids_b.count(None)}
     notes = [
+        f"{n} row(s) of {name} have no id and are left out"
+        for name, n in missing.items()
+        if n
+    ] + [
         f"{n} row(s) of {name} have no matching id in the other table and are left out"
-        for name, n in (("A", na - len(idx_a)), ("B", nb - len(idx_b)))
+        for name, n in (("A", na - len(idx_a) - missing["A"]), ("B", nb - len(idx_b) - missing["B"]))
         if n
     ]
     return _take(a, idx_a), _take(b, idx_b), notes

@@ -5,6 +5,7 @@ Pure functions over per-row lists; the rescore and diff results embed their outp
 
 from __future__ import annotations
 
+import json
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
@@ -74,8 +75,18 @@ def label_order(labels: Iterable[str]) -> list[str]:
 
 
 def value_label(value: Value) -> str:
-    """A value as a confusion-matrix label: its text, or ``none`` when nothing was found."""
-    return NONE_LABEL if value is None else str(value)
+    """A value as a confusion-matrix label: its text, or ``none`` when nothing was found.
+
+    A found value that would read as that (the text ``none``, or text starting with a double
+    quote) is shown JSON-quoted, so no two different values share a label.
+
+    >>> value_label(None), value_label("none"), value_label("b")
+    ('none', '"none"', 'b')
+    """
+    if value is None:
+        return NONE_LABEL
+    text = str(value)
+    return json.dumps(text, ensure_ascii=False) if text == NONE_LABEL or text.startswith('"') else text
 
 
 def confusion(rows_values: Sequence[Value], column_values: Sequence[Value]) -> dict[str, Any]:

@@ -23,6 +23,23 @@ def read_bytes(path: Path) -> bytes:
         raise SourceError(f"{path}: cannot read the file ({exc.strerror})") from exc
 
 
+def reject_wide_encodings(data: bytes, where: Path) -> None:
+    """A SourceError for UTF-16/UTF-32 files (a BOM, or NUL bytes in a quarter of the first
+    4 KB): decoded as UTF-8 they would become garbage with no clear error."""
+    if data.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")):
+        encoding = "UTF-32"
+    elif data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        encoding = "UTF-16"
+    elif (head := data[:4096]) and head.count(0) * 4 >= len(head):
+        encoding = "UTF-16 or UTF-32 (it is full of NUL bytes)"
+    else:
+        return
+    raise SourceError(
+        f"{where}: the file is {encoding}, not UTF-8; convert it first, "
+        f"e.g. iconv -f UTF-16 -t UTF-8 {where.name} > utf8-{where.name}"
+    )
+
+
 def decode_utf8(data: bytes) -> tuple[str, int]:
     """Decode UTF-8 (dropping a leading BOM), replacing undecodable bytes with U+FFFD.
 

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+import csv
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import polars as pl
 
 from answer_audit.sources.columns import frame_from_records
-from answer_audit.sources.decode import decode_utf8, read_bytes
+from answer_audit.sources.decode import decode_utf8, read_bytes, reject_wide_encodings
 from answer_audit.sources.errors import FormatMismatch, SourceError
 from answer_audit.sources.inspect_log import looks_like_inspect_json, read_inspect_log
 from answer_audit.sources.jsonfmt import parse_json_records, parse_jsonl
@@ -97,7 +98,9 @@ def read_table(
     elif kind == "parquet":
         frame = _read_parquet(where)
     else:
-        text, stats["decode_replacements"] = decode_utf8(read_bytes(where))
+        data = read_bytes(where)
+        reject_wide_encodings(data, where)
+        text, stats["decode_replacements"] = decode_utf8(data)
         if kind == "csv":
             frame = _read_csv(text, where)
         elif kind == "lm-eval":
@@ -173,11 +176,41 @@ def _records_frame(records: list[dict[str, Any]], where: Path) -> pl.DataFrame:
 
 
 def _read_csv(text: str, where: Path) -> pl.DataFrame:
+    _reject_duplicate_headers(text, where)
     try:
         # Every cell as text: ids and answers such as "007" must survive unchanged.
         return pl.read_csv(text.encode("utf-8"), infer_schema=False, raise_if_empty=False)
     except pl.exceptions.PolarsError as exc:
         raise SourceError(f"{where}: not a readable CSV file ({_first_line(exc)})") from exc
+
+
+def _reject_duplicate_headers(text: str, where: Path) -> None:
+    """Polars would rename a repeated column (``x_duplicated_0``) and a run would silently
+    read the wrong one: a repeated header name is an error naming the positions."""
+    try:
+        header = next(csv.reader(_lines(text)), [])  # reads only as far as the header goes
+    except csv.Error:
+        return  # Polars reports the malformed file
+    positions: dict[str, list[int]] = {}
+    for i, name in enumerate(header, start=1):
+        positions.setdefault(name, []).append(i)
+    repeated = {name: at for name, at in positions.items() if len(at) > 1}
+    if repeated:
+        name, at = next(iter(repeated.items()))
+        shown = ", ".join(map(str, at))
+        raise SourceError(
+            f"{where}: column {name!r} appears {len(at)} times in the header (columns {shown}); "
+            "rename them so each column has its own name"
+        )
+
+
+def _lines(text: str) -> Iterator[str]:
+    start = 0
+    while start < len(text):
+        end = text.find("\n", start)
+        end = len(text) if end < 0 else end + 1
+        yield text[start:end]
+        start = end
 
 
 def _read_parquet(where: Path) -> pl.DataFrame:
