@@ -139,6 +139,27 @@ def test_scheme_flag_adds_and_replaces(tmp_path: Path) -> None:
     assert schemes["mine"]["flips"] == 1
 
 
+def test_error_rows_are_incorrect_under_every_scheme(tmp_path: Path) -> None:
+    # row 2 timed out after "Paris": its stored label is 0, and re-parsing its partial text
+    # must not turn it into a correct answer (a flip that is no parsing difference)
+    path = tmp_path / "t.csv"
+    pl.DataFrame({"raw": ["Paris", "Paris", "Rome"], "truth": ["Paris"] * 3, "label": [1, 0, 0],
+                  "err": ["", "timeout", ""]}).write_csv(path)  # fmt: skip
+
+    def flips(*extra: str) -> dict[str, int]:
+        out_json = tmp_path / "a.json"
+        code, _, stderr = run("audit", str(path), "--label", "label", "--quiet", *extra,
+                              "--out-json", str(out_json), "--out-md", str(tmp_path / "a.md"))  # fmt: skip
+        assert code == 0, stderr
+        report = json.loads(out_json.read_text())
+        return {s["name"]: s["flips"] for s in report["schemes"]}
+
+    assert set(flips().values()) == {1}
+    assert set(flips("--error", "err").values()) == {0}
+    report = json.loads((tmp_path / "a.json").read_text())
+    assert "error" in json.dumps(report["rules"])
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [

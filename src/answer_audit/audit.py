@@ -26,6 +26,7 @@ from answer_audit.schemes import (
     default_schemes,
     extract_column,
     label_column,
+    mask_error_rows,
 )
 
 ROLE_MARKERS = ("user:", "assistant:", "system:", "\nuser", "\nassistant", "\nsystem")
@@ -93,7 +94,7 @@ def audit(
 
     cache: ExtractionCache = {}
     consistency_labels = (
-        apply_scheme(frame, CONSISTENCY, settings.kind, cache=cache)
+        mask_error_rows(frame, apply_scheme(frame, CONSISTENCY, settings.kind, cache=cache))
         if "parsed" in frame.columns
         else None
     )
@@ -111,7 +112,9 @@ def audit(
     for scheme in schemes:
         if progress is not None:
             progress(f"scoring {scheme.name}")
-        labelled[scheme.name] = apply_scheme(frame, scheme, settings.kind, presets, cache)
+        labelled[scheme.name] = mask_error_rows(
+            frame, apply_scheme(frame, scheme, settings.kind, presets, cache)
+        )
     # A row is scored when it has a truth the kind's v1 matcher accepts and a stored label;
     # a scheme whose own matcher cannot judge a scored row leaves it out (see `_compare`).
     blank = pl.Series([""] * frame.height, dtype=pl.String)

@@ -170,6 +170,7 @@ def audit_cmd(
     parsed: opt.ParsedCol = None,
     label: opt.LabelCol = None,
     truth: opt.TruthCol = "truth",
+    error: opt.ErrorCol = None,
     choices_col: opt.ChoicesCol = None,
     group_by: opt.GroupBy = None,
     null_values: opt.NullValues = None,
@@ -210,8 +211,8 @@ def audit_cmd(
         query=query, skip_bad_lines=skip_bad_lines, metric=metric, scorer=scorer,
     )  # fmt: skip
     cmap = ColumnMap(
-        id=id_col, raw=raw, parsed=parsed, label=label, truth=truth, choices=choices_col,
-        group_by=split_list(group_by), null_values=split_list(null_values),
+        id=id_col, raw=raw, parsed=parsed, label=label, truth=truth, error=error,
+        choices=choices_col, group_by=split_list(group_by), null_values=split_list(null_values),
     )  # fmt: skip
     if kind not in KINDS:
         raise ValueError(f"--kind {kind!r}: expected one of {', '.join(KINDS)}")

@@ -17,11 +17,18 @@ import polars as pl
 
 from answer_audit.extraction import Span
 from answer_audit.parsers import ChoicePreset, Parser, PresetError, get_parser
-from answer_audit.schemes import KINDS, STORED, Kind, Scheme, apply_scheme, truth_key
+from answer_audit.schemes import (
+    ERROR_RULE,
+    KINDS,
+    STORED,
+    Kind,
+    Scheme,
+    apply_scheme,
+    truth_key,
+)
 from answer_audit.text import NORMALIZERS
 
 Value = str | int | None
-ERROR_RULE = "error"
 NO_OUTPUT_RULE = "no-output"
 ERROR_RULES = (ERROR_RULE, NO_OUTPUT_RULE)
 STORED_PREFIX = "stored:"

@@ -205,6 +205,27 @@ def apply_scheme(
     return extracted.with_columns(correct.alias("correct"))
 
 
+ERROR_RULE = "error"  # the rule of a row whose error column is non-empty
+
+
+def mask_error_rows(frame: pl.DataFrame, labelled: pl.DataFrame) -> pl.DataFrame:
+    """`apply_scheme`'s output with the rows whose ``error`` column is non-empty marked as
+    errors: no value, rule ``error``, incorrect (None still when there is no truth)."""
+    if "error" not in frame.columns:
+        return labelled
+    failed = frame["error"].cast(pl.String).str.strip_chars().str.len_chars().fill_null(0) > 0
+    if not failed.any():
+        return labelled
+    return labelled.with_columns(
+        pl.when(failed).then(None).otherwise(pl.col("value")).alias("value"),
+        pl.when(failed).then(pl.lit(ERROR_RULE)).otherwise(pl.col("rule")).alias("rule"),
+        pl.when(failed).then(None).otherwise(pl.col("span_start")).alias("span_start"),
+        pl.when(failed).then(None).otherwise(pl.col("span_end")).alias("span_end"),
+        pl.when(failed & pl.col("correct").is_not_null()).then(pl.lit(False))
+        .otherwise(pl.col("correct")).alias("correct"),
+    )  # fmt: skip
+
+
 def extract_column(
     frame: pl.DataFrame, parser: str, kind: Kind, presets: Mapping[str, Parser] | None = None
 ) -> pl.DataFrame:
