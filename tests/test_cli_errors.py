@@ -137,5 +137,12 @@ def test_out_of_range_numbers_are_rejected_with_the_option_name(
 ) -> None:
     csv = write(tmp_path / "t.csv", b"raw,truth,l\nParis,Paris,1\n")
     code, stderr, out = audit(tmp_path, str(csv), "--label", "l", flag, value)
-    assert code == 2 and flag in stderr and "Traceback" not in stderr
+    assert_one_line_error(code, stderr, f"Invalid value for '{flag}'", "audit --help")
     assert not out.exists()
+
+
+def test_unknown_options_and_commands_are_one_line_errors(tmp_path: Path) -> None:
+    code, stderr, _ = audit(tmp_path, "x.csv", "--lable", "l")
+    assert_one_line_error(code, stderr, "No such option: --lable", "--label")
+    result = runner.invoke(app, ["audti"])
+    assert_one_line_error(result.exit_code, result.stderr, "No such command 'audti'")

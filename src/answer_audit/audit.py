@@ -74,11 +74,14 @@ def audit(
     presets: Mapping[str, Parser] | None = None,
     source_coverage: Mapping[str, Any] | None = None,
     progress: Callable[[str], None] | None = None,
+    workers: int = 1,
 ) -> AuditResult:
     """Relabel every row under each scheme and compare with the stored labels.
 
     ``frame`` is a canonical table (``id, raw, parsed?, label?, truth, <groups>``);
-    ``progress`` is called with a short message as each scheme starts.
+    ``progress`` is called with a short message as each scheme starts. ``workers`` > 1 runs
+    the row-by-row presets and matchers in that many processes (`answer_audit.parallel`; a
+    script doing so needs an ``if __name__ == "__main__":`` guard); the numbers are the same.
 
     >>> import polars as pl
     >>> t = pl.DataFrame({"id": ["1"], "raw": ["Paris.\\nUSER: hi"], "parsed": ["Paris."],
@@ -94,7 +97,9 @@ def audit(
 
     cache: ExtractionCache = {}
     consistency_labels = (
-        mask_error_rows(frame, apply_scheme(frame, CONSISTENCY, settings.kind, cache=cache))
+        mask_error_rows(
+            frame, apply_scheme(frame, CONSISTENCY, settings.kind, cache=cache, workers=workers)
+        )
         if "parsed" in frame.columns
         else None
     )
@@ -113,7 +118,7 @@ def audit(
         if progress is not None:
             progress(f"scoring {scheme.name}")
         labelled[scheme.name] = mask_error_rows(
-            frame, apply_scheme(frame, scheme, settings.kind, presets, cache)
+            frame, apply_scheme(frame, scheme, settings.kind, presets, cache, workers)
         )
     # A row is scored when it has a truth the kind's v1 matcher accepts and a stored label;
     # a scheme whose own matcher cannot judge a scored row leaves it out (see `_compare`).

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import math
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from functools import wraps
@@ -17,6 +17,7 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 from rich.text import Text
+from typer.core import TyperGroup
 
 from answer_audit import cli_options as opt
 from answer_audit.audit import AuditResult, AuditSettings, audit
@@ -25,6 +26,7 @@ from answer_audit.demo import write_demo_runs
 from answer_audit.extract import extract
 from answer_audit.loading import RUN_CONDITIONS, SourceSpec, load
 from answer_audit.outputs import atomic_write_text, check_output_paths
+from answer_audit.parallel import resolve_workers
 from answer_audit.parsers import ChoicePreset, PresetError, PresetSet
 from answer_audit.report.audit_md import render_audit_markdown
 from answer_audit.report.html import render_audit_html
@@ -32,7 +34,49 @@ from answer_audit.report.presets_md import presets_markdown
 from answer_audit.schemes import KINDS, Scheme, default_schemes, merge_schemes, parse_scheme
 from answer_audit.sources import ColumnMap, SourceError
 
+
+def _click_class(name: str) -> type[Exception]:
+    """click's exception class ``name``, from the click Typer runs on (its own copy since
+    Typer 0.24, the click package before): found through the public `typer.BadParameter`."""
+    return next(c for c in typer.BadParameter.__mro__ if c.__name__ == name)
+
+
+_UsageError, _ClickException = _click_class("UsageError"), _click_class("ClickException")
+
+
+class _OneLineErrors(TyperGroup):
+    """Usage errors (unknown option, bad option value) as one stderr line and exit code 2,
+    like every other bad input, instead of click's usage block."""
+
+    def main(  # type: ignore[override]
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, False, **extra)
+        try:
+            code = super().main(args, prog_name, complete_var, False, **extra)
+        except _ClickException as exc:
+            if type(exc).__name__ == "NoArgsIsHelpError":
+                exc.show()  # type: ignore[attr-defined]  # the help text, not an error
+            else:
+                message = " ".join(exc.format_message().split())  # type: ignore[attr-defined]
+                ctx = getattr(exc, "ctx", None) if isinstance(exc, _UsageError) else None
+                hint = f" (see '{ctx.command_path} --help')" if ctx is not None else ""
+                print(f"error: {message}{hint}", file=sys.stderr)
+            sys.exit(exc.exit_code)  # type: ignore[attr-defined]
+        except typer.Abort:
+            print("Aborted!", file=sys.stderr)
+            sys.exit(1)
+        sys.exit(code if isinstance(code, int) else 0)
+
+
 app = typer.Typer(
+    cls=_OneLineErrors,
     name="answer-audit",
     help="Trustworthy answer extraction, rescoring, and parsing-sensitivity audits for LLM evals.",
     no_args_is_help=True,
@@ -202,6 +246,7 @@ def audit_cmd(
     out_md: opt.OutMd = Path("tmp/answer_parsing_audit.md"),
     out_json: opt.OutJson = None,
     out_html: opt.OutHtml = None,
+    workers: opt.Workers = 0,
     quiet: opt.Quiet = False,
 ) -> None:
     """Relabel saved outputs under alternative parsers and normalizers; report what flips."""
@@ -229,7 +274,8 @@ def audit_cmd(
                                  max_examples=max_examples)  # fmt: skip
         schemes, skipped = runnable_schemes(schemes, user_schemes, loaded.frame.columns)
         result = audit(loaded.frame, schemes, settings, presets=preset_set,
-                       source_coverage=loaded.coverage, progress=step)  # fmt: skip
+                       source_coverage=loaded.coverage, progress=step,
+                       workers=resolve_workers(workers))  # fmt: skip
     result.notes.extend([*loaded.notes, *skipped])
     write_audit_reports(result, out_md=out_md, out_json=out_json, out_html=out_html,
                         max_rows=max_rows, inputs=spec.inputs)  # fmt: skip

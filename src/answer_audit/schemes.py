@@ -10,6 +10,7 @@ import math
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Literal
 
 import polars as pl
@@ -17,6 +18,7 @@ import polars as pl
 from answer_audit import fast
 from answer_audit.extraction import Extraction
 from answer_audit.matching import is_correct
+from answer_audit.parallel import map_chunks
 from answer_audit.parsers import (
     BUILTIN,
     ChoicePreset,
@@ -182,18 +184,20 @@ def apply_scheme(
     kind: Kind,
     presets: Mapping[str, Parser] | None = None,
     cache: ExtractionCache | None = None,
+    workers: int = 1,
 ) -> pl.DataFrame:
     """Columns ``value`` (as string), ``rule``, ``span_start``, ``span_end``, ``correct``.
 
     Free-form presets and matchers run vectorized where that is provably identical (see
     `answer_audit.fast`) and row by row elsewhere: each distinct raw text parsed once, each
-    distinct (value, truth) pair matched once. ``cache`` (parser -> extractions) lets schemes
-    that share a parser extract once.
+    distinct (value, truth) pair matched once, in ``workers`` processes when there are many
+    (`answer_audit.parallel`). ``cache`` (parser -> extractions) lets schemes that share a
+    parser extract once.
     """
     if cache is not None and scheme.parser in cache:
         extracted = cache[scheme.parser]
     else:
-        extracted = extract_column(frame, scheme.parser, kind, presets)
+        extracted = extract_column(frame, scheme.parser, kind, presets, workers)
         if cache is not None:
             cache[scheme.parser] = extracted
     truths = (
@@ -201,7 +205,7 @@ def apply_scheme(
         if "truth" in frame.columns
         else pl.Series([None] * frame.height, dtype=pl.String)
     )
-    correct = label_column(extracted["value"], truths, kind, scheme.normalizer)
+    correct = label_column(extracted["value"], truths, kind, scheme.normalizer, workers)
     return extracted.with_columns(correct.alias("correct"))
 
 
@@ -227,7 +231,11 @@ def mask_error_rows(frame: pl.DataFrame, labelled: pl.DataFrame) -> pl.DataFrame
 
 
 def extract_column(
-    frame: pl.DataFrame, parser: str, kind: Kind, presets: Mapping[str, Parser] | None = None
+    frame: pl.DataFrame,
+    parser: str,
+    kind: Kind,
+    presets: Mapping[str, Parser] | None = None,
+    workers: int = 1,
 ) -> pl.DataFrame:
     """``value`` (as string), ``rule``, ``span_start``, ``span_end`` for every row."""
     if parser == STORED:
@@ -251,7 +259,11 @@ def extract_column(
         return _freeform_fast(frame, preset)
     if isinstance(preset, ChoicePreset) and "choices" in frame.columns:
         return _extractions_frame(_with_options(frame, preset))
-    return _extractions_frame(_map_unique(frame["raw"], lambda raw: _extract_raw(preset, raw)))
+    raws = frame["raw"].to_list()
+    distinct = list(dict.fromkeys(raws))
+    extracted = map_chunks(partial(_extract_many, preset), distinct, workers)
+    found = dict(zip(distinct, extracted, strict=True))
+    return _extractions_frame([found[raw] for raw in raws])
 
 
 def _with_options(frame: pl.DataFrame, preset: ChoicePreset) -> list[Extraction]:
@@ -270,18 +282,27 @@ def _with_options(frame: pl.DataFrame, preset: ChoicePreset) -> list[Extraction]
     return out
 
 
-def label_column(values: pl.Series, truths: pl.Series, kind: Kind, normalizer: str) -> pl.Series:
+def label_column(
+    values: pl.Series, truths: pl.Series, kind: Kind, normalizer: str, workers: int = 1
+) -> pl.Series:
     """Correctness of each value against its truth with the kind's matcher (None: no truth)."""
     if kind == "freeform" and normalizer in fast.VECTOR_NORMALIZERS:
         return _freeform_labels(values, truths, normalizer)
-    memo: dict[tuple[str | None, str | None], bool | None] = {}
-    labels = [
-        memo[key]
-        if key in memo
-        else memo.setdefault(key, label_value(_typed(key[0], kind), key[1], kind, normalizer))
-        for key in zip(values.to_list(), truths.to_list(), strict=True)
-    ]
-    return pl.Series("correct", labels, dtype=pl.Boolean)
+    pairs = list(zip(values.to_list(), truths.to_list(), strict=True))
+    distinct = list(dict.fromkeys(pairs))
+    judged = map_chunks(partial(_label_many, kind, normalizer), distinct, workers)
+    found = dict(zip(distinct, judged, strict=True))
+    return pl.Series("correct", [found[pair] for pair in pairs], dtype=pl.Boolean)
+
+
+def _label_many(
+    kind: Kind, normalizer: str, pairs: Sequence[tuple[str | None, str | None]]
+) -> list[bool | None]:
+    return [label_value(_typed(value, kind), truth, kind, normalizer) for value, truth in pairs]
+
+
+def _extract_many(preset: Parser, raws: Sequence[str | None]) -> list[Extraction]:
+    return [_extract_raw(preset, raw) for raw in raws]
 
 
 def _typed(value: str | None, kind: Kind) -> str | int | None:
