@@ -171,3 +171,18 @@ def test_parse_scheme(text: str, expected: Scheme) -> None:
 def test_parse_scheme_errors(text: str) -> None:
     with pytest.raises(ValueError, match="--scheme"):
         parse_scheme(text)
+
+
+def test_slicing_the_table_changes_no_number(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import answer_audit.audit as audit_module
+    from answer_audit.demo import write_demo_runs
+    from answer_audit.sources.runs import load_runs
+
+    metadata = write_demo_runs(tmp_path / "runs")
+    frame = load_runs(tmp_path / "runs", metadata).frame
+    settings = AuditSettings(group_by=("temperature", "variant"), max_examples=50)
+    whole = audit(frame, settings=settings).to_dict()
+    monkeypatch.setattr(audit_module, "CHUNK_ROWS", 7)  # many slices, one ending mid-group
+    sliced = audit(frame, settings=settings).to_dict()
+    assert frame.height > 7 * 3 and whole["examples"] and whole["think"]["rows"]
+    assert sliced == whole

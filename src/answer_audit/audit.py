@@ -95,14 +95,25 @@ def audit(
     for scheme in schemes:
         check_scheme(scheme, settings.kind, presets)
 
-    cache: ExtractionCache = {}
-    consistency_labels = (
-        mask_error_rows(
-            frame, apply_scheme(frame, CONSISTENCY, settings.kind, cache=cache, workers=workers)
-        )
-        if "parsed" in frame.columns
-        else None
-    )
+    # Rows are scored in slices: what a slice needs (extracted values, lowercased copies)
+    # is freed before the next, and only rules, spans and labels are kept, so memory grows
+    # with the slice, not the table. Results do not depend on the slicing (every rule is a
+    # function of its row).
+    consistency_parts: list[pl.DataFrame] = []
+    parts: dict[str, list[pl.DataFrame]] = {s.name: [] for s in schemes}
+    for start in range(0, max(frame.height, 1), CHUNK_ROWS):
+        chunk = frame.slice(start, CHUNK_ROWS)
+        end = start + chunk.height
+        cache: ExtractionCache = {}  # schemes that share a parser extract once per slice
+        if "parsed" in frame.columns:
+            consistency_parts.append(_slim(chunk, CONSISTENCY, settings, None, cache, workers))
+        for scheme in schemes:
+            if progress is not None:
+                where = f" (rows {start:,}-{end:,} of {frame.height:,})" if frame.height > CHUNK_ROWS else ""
+                progress(f"scoring {scheme.name}{where}")
+            parts[scheme.name].append(_slim(chunk, scheme, settings, presets, cache, workers))
+    consistency_labels = pl.concat(consistency_parts) if consistency_parts else None
+    labelled = {name: pl.concat(chunks) for name, chunks in parts.items()}
     if "label" in frame.columns:
         stored = frame["label"]
     elif consistency_labels is not None:
@@ -113,13 +124,6 @@ def audit(
             "or --parsed COLUMN (stored parse, labelled with the v1 matcher)"
         )
 
-    labelled = {}
-    for scheme in schemes:
-        if progress is not None:
-            progress(f"scoring {scheme.name}")
-        labelled[scheme.name] = mask_error_rows(
-            frame, apply_scheme(frame, scheme, settings.kind, presets, cache, workers)
-        )
     # A row is scored when it has a truth the kind's v1 matcher accepts and a stored label;
     # a scheme whose own matcher cannot judge a scored row leaves it out (see `_compare`).
     blank = pl.Series([""] * frame.height, dtype=pl.String)
@@ -132,12 +136,14 @@ def audit(
             f"{frame.height} without a truth, {int(stored.is_null().sum())} without a stored "
             "label); check --truth, --label/--parsed and --null-values"
         )
-    rows = frame.with_columns(stored.alias("_stored")).filter(scored)
+    # The scored rows' small columns only: filtering the text columns would copy them.
     ok_columns = {s.name: labelled[s.name]["correct"].filter(scored) for s in schemes}
-    table = rows.select(*settings.group_by, pl.col("_stored").cast(pl.Boolean)).with_columns(
-        **{f"_ok{i}": ok_columns[s.name] for i, s in enumerate(schemes)}
+    table = (
+        frame.select(*settings.group_by, stored.cast(pl.Boolean).alias("_stored"))
+        .filter(scored)
+        .with_columns(**{f"_ok{i}": ok_columns[s.name] for i, s in enumerate(schemes)})
     )
-    stored_ok = rows["_stored"].to_numpy().astype(bool)
+    stored_ok = table["_stored"].to_numpy().astype(bool)
 
     consistency = None
     if consistency_labels is not None and "label" in frame.columns:
@@ -173,11 +179,29 @@ def audit(
         consistency=consistency,
         schemes=summaries,
         cells=sorted(cells, key=lambda c: (-abs(c["delta_pp"]), -c["flips"], c["scheme"])),
-        markers=_markers(rows),
-        think=_think(rows, stored_ok, settings),
+        markers=_markers(frame, scored),
+        think=_think(frame, scored, stored_ok, settings),
         rules=rules,
-        examples=_examples(rows, labelled, scored, flips_by_scheme, schemes, settings),
+        examples=_examples(
+            frame, stored, labelled, scored, flips_by_scheme, schemes, settings, presets
+        ),
     )
+
+
+CHUNK_ROWS = 200_000
+
+
+def _slim(
+    chunk: pl.DataFrame,
+    scheme: Scheme,
+    settings: AuditSettings,
+    presets: Mapping[str, Parser] | None,
+    cache: ExtractionCache,
+    workers: int,
+) -> pl.DataFrame:
+    """One scheme on one slice: rule, span and label per row (the values are not kept)."""
+    labelled = apply_scheme(chunk, scheme, settings.kind, presets, cache, workers)
+    return mask_error_rows(chunk, labelled).select("rule", "span_start", "span_end", "correct")
 
 
 def _check_columns(frame: pl.DataFrame, settings: AuditSettings) -> None:
@@ -302,27 +326,32 @@ def _verdict(
     )
 
 
-def _count_any(column: pl.Series, markers: Sequence[str]) -> int:
-    # ASCII-case-insensitive equals "lowercase, then search" here: the only non-ASCII
-    # characters that lowercase to ASCII are U+0130 (to "i" + a combining dot, and no marker
-    # has "i" before its end) and the Kelvin sign (to "k", in no marker).
-    assert not any("k" in m or "i" in m[-1:] for m in markers)
-    return int(
-        column.str.contains_any(list(markers), ascii_case_insensitive=True).fill_null(False).sum()
-    )
+def _count_any(column: pl.Series, markers: Sequence[str], where: pl.Series) -> int:
+    return int((_contains_any_lowercased(column, markers) & where).sum())
 
 
-def _markers(rows: pl.DataFrame) -> dict[str, int]:
+def _contains_any_lowercased(column: pl.Series, markers: Sequence[str]) -> pl.Series:
+    """``column.str.to_lowercase()`` contains one of the lowercase ``markers`` (null: False),
+    without the lowercased copy: an ASCII-case-insensitive search, plus the spelling with the
+    Kelvin sign, the one non-ASCII character whose lowercase is a single ASCII letter ("k").
+    (U+0130 lowercases to "i" + a combining dot, which no marker has after an "i".)"""
+    assert all(m.isascii() and m == m.lower() and not m.endswith("i") for m in markers)
+    variants = [*markers, *(m.replace("k", "\u212a") for m in markers if "k" in m)]
+    return column.str.contains_any(variants, ascii_case_insensitive=True).fill_null(False)
+
+
+def _markers(frame: pl.DataFrame, scored: pl.Series) -> dict[str, int]:
+    """Scored rows whose raw text / stored parse holds a role or block marker."""
     parsed = (
-        rows["parsed"]
-        if "parsed" in rows.columns
-        else pl.Series([None] * rows.height, dtype=pl.String)
+        frame["parsed"]
+        if "parsed" in frame.columns
+        else pl.Series([None] * frame.height, dtype=pl.String)
     )
     return {
-        "raw_role": _count_any(rows["raw"], ROLE_MARKERS),
-        "raw_block": _count_any(rows["raw"], BLOCK_MARKERS),
-        "parsed_role": _count_any(parsed, ROLE_MARKERS),
-        "parsed_block": _count_any(parsed, BLOCK_MARKERS),
+        "raw_role": _count_any(frame["raw"], ROLE_MARKERS, scored),
+        "raw_block": _count_any(frame["raw"], BLOCK_MARKERS, scored),
+        "parsed_role": _count_any(parsed, ROLE_MARKERS, scored),
+        "parsed_block": _count_any(parsed, BLOCK_MARKERS, scored),
     }
 
 
@@ -330,15 +359,20 @@ _AFTER_THINK = FreeformPreset("after-think", (), case_sensitive=False, strip_thi
 
 
 def _think(
-    rows: pl.DataFrame, stored_ok: np.ndarray[Any, np.dtype[np.bool_]], settings: AuditSettings
+    frame: pl.DataFrame,
+    scored: pl.Series,
+    stored_ok: np.ndarray[Any, np.dtype[np.bool_]],
+    settings: AuditSettings,
 ) -> dict[str, Any]:
-    """Rows with ``</think>``, and what scoring only the text after the last one (v2) flips."""
-    has = rows["raw"].str.to_lowercase().str.contains("</think>", literal=True).fill_null(False)
+    """Scored rows with ``</think>``, and what scoring only the text after the last one (v2)
+    flips (``stored_ok``: the stored labels of the scored rows)."""
+    has_all = _contains_any_lowercased(frame["raw"], ["</think>"])
+    has = has_all.filter(scored)
     n = int(has.sum())
     if settings.kind != "freeform" or not n:
         return {"rows": n, "post_think_flips": None if settings.kind != "freeform" else 0,
                 "stored_right_post_think_wrong": []}  # fmt: skip
-    sub = rows.filter(has)
+    sub = frame.filter(has_all & scored)
     post = extract_column(sub, _AFTER_THINK.name, "freeform", {_AFTER_THINK.name: _AFTER_THINK})
     ok = label_column(post["value"], sub["truth"], "freeform", "v2").fill_null(False).to_numpy()
     before = stored_ok[has.to_numpy()]
@@ -374,12 +408,14 @@ def _rule_counts(table: pl.DataFrame, group_by: Sequence[str]) -> dict[str, Any]
 
 
 def _examples(
-    rows: pl.DataFrame,
+    frame: pl.DataFrame,
+    stored: pl.Series,
     labelled: Mapping[str, pl.DataFrame],
     scored: pl.Series,
     flips: Mapping[str, np.ndarray[Any, np.dtype[np.intp]]],
     schemes: Sequence[Scheme],
     settings: AuditSettings,
+    presets: Mapping[str, Parser] | None,
 ) -> list[dict[str, Any]]:
     pool = [(s.name, int(i)) for s in schemes for i in flips[s.name]]
     if not pool or settings.max_examples <= 0:
@@ -387,11 +423,18 @@ def _examples(
     chosen = random.Random(settings.seed).sample(pool, min(settings.max_examples, len(pool)))
     order = {s.name: k for k, s in enumerate(schemes)}
     chosen.sort(key=lambda p: (order[p[0]], p[1]))
-    scored_labels = {name: lab.filter(scored) for name, lab in labelled.items()}
+    at = scored.arg_true()  # index among scored rows -> row of the table
+    by_name = {s.name: s for s in schemes}
     out = []
     for name, i in chosen:
-        row = rows.row(i, named=True)
-        lab = scored_labels[name].row(i, named=True)
+        k = int(at[i])
+        row = frame.row(k, named=True)
+        row["_stored"] = stored[k]
+        lab = labelled[name].row(k, named=True)
+        # the audit kept no values: the chosen row is extracted again (same rules, same value)
+        one = frame.slice(k, 1)
+        again = apply_scheme(one, by_name[name], settings.kind, presets)
+        lab["value"] = mask_error_rows(one, again)["value"][0]
         raw = row["raw"] or ""
         span = None if lab["span_start"] is None else [lab["span_start"], lab["span_end"]]
         out.append(
