@@ -68,16 +68,34 @@ def timed_rows(rows: Iterable[Any], work: Callable[[Any], object], cap: float) -
 
 def peak_rss_mb() -> float:
     """This process's peak resident set size in MB (since its exec)."""
+    if mb := vm_hwm_mb("/proc/self/status"):
+        return mb
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # may include the parent's
+
+
+def peak_rss_with_workers() -> dict[str, Any]:
+    """Peak RSS of this process plus that of each worker process it kept (`--workers`): an
+    upper bound of what was resident at once. Workers are read from /proc while alive:
+    ``RUSAGE_CHILDREN`` would report at least this process's own peak for each of them."""
+    from answer_audit import parallel
+
+    workers = [vm_hwm_mb(f"/proc/{pid}/status") for pid in parallel.worker_pids()]
+    parallel.shutdown()
+    own = peak_rss_mb()
+    return {"rss_mb": own + sum(workers), "own_rss_mb": own, "worker_rss_mb": workers}
+
+
+def vm_hwm_mb(status_path: str) -> float:
     try:
-        with open("/proc/self/status", encoding="ascii") as status:
+        with open(status_path, encoding="ascii") as status:
             for line in status:
                 if line.startswith("VmHWM:"):
                     return int(line.split()[1]) / 1024
     except OSError:
         pass
-    import resource
-
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # may include the parent's
+    return 0.0
 
 
 def child_cli(*args: str) -> dict[str, Any]:
@@ -301,7 +319,8 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["--child"]:  # one measurement, in this fresh process
         kind, *rest = argv[1:]
-        print(json.dumps({**CHILDREN[kind](*rest), "rss_mb": peak_rss_mb()}))
+        result = CHILDREN[kind](*rest)
+        print(json.dumps({**result, **peak_rss_with_workers()}))
         return 0
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--full", action="store_true", help=f"{FULL_ROWS:,} rows")

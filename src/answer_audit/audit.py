@@ -188,7 +188,7 @@ def audit(
     )
 
 
-CHUNK_ROWS = 200_000
+CHUNK_ROWS = 100_000
 
 
 def _slim(

@@ -73,6 +73,11 @@ def _pool(workers: int) -> ProcessPoolExecutor:
     return _POOLS[workers]
 
 
+def worker_pids() -> list[int]:
+    """Process ids of the live workers (for memory accounting in benchmarks/run.py)."""
+    return [pid for pool in _POOLS.values() for pid in (pool._processes or {})]
+
+
 @atexit.register
 def shutdown() -> None:
     """Stop the worker processes (called at exit; safe to call any time)."""
