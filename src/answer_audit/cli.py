@@ -267,7 +267,9 @@ def audit_cmd(
     if not schemes:
         raise ValueError("no scheme to run: --no-default-schemes needs at least one --scheme")
     check_output_paths((out_md, out_json, out_html), spec.inputs)
-    with progress_reporter(quiet, total=len(schemes) + 1) as step:
+    # the audit reports each scheme of each slice of rows: a step count known only after
+    # loading, so the bar shows activity and the message says where it is
+    with progress_reporter(quiet, total=None) as step:
         step("loading")
         loaded, groups = load(spec, cmap)
         settings = AuditSettings(kind=kind, group_by=groups, seed=seed, n_boot=bootstrap,
@@ -331,8 +333,9 @@ def print_audit_summary(result: AuditResult) -> None:
 
 
 @contextmanager
-def progress_reporter(quiet: bool, total: int) -> Iterator[Callable[[str], None]]:
-    """A step callback that drives a Rich progress bar (silent when quiet or not a TTY)."""
+def progress_reporter(quiet: bool, total: int | None) -> Iterator[Callable[[str], None]]:
+    """A step callback that drives a Rich progress bar (silent when quiet or not a TTY;
+    ``total`` None: an activity bar)."""
     if quiet or not err.is_terminal:
         yield lambda message: None
         return
