@@ -65,3 +65,17 @@ def test_cli_workers_flag_gives_the_same_report(tiny_threshold: None, tmp_path: 
 def test_workers_resolve_to_the_cores_by_default() -> None:
     assert parallel.resolve_workers(0) == parallel.available_cores() >= 1
     assert parallel.resolve_workers(3) == 3
+
+
+def test_rescore_and_diff_with_workers_give_the_same_results(tiny_threshold: None) -> None:
+    from answer_audit.diff import diff_labelings
+    from answer_audit.rescore import rescore
+
+    frame = pl.DataFrame({"id": [str(i) for i in range(len(TEXTS))], "raw": TEXTS, "truth": TRUTHS},
+                         schema={"id": pl.String, "raw": pl.String, "truth": pl.String})  # fmt: skip
+    one = rescore(frame, "freeform/v3", normalizer="v3", n_boot=20).to_dict()
+    two = rescore(frame, "freeform/v3", normalizer="v3", n_boot=20, workers=2).to_dict()
+    assert one == two
+    d1 = diff_labelings(frame, "freeform/v2", "freeform/v3", normalizer="v3").to_dict()
+    d2 = diff_labelings(frame, "freeform/v2", "freeform/v3", normalizer="v3", workers=2).to_dict()
+    assert d1 == d2 and d1["agreement"]["n"] == len(TEXTS)

@@ -14,6 +14,7 @@ from answer_audit.cli_options import parse_allowed, split_list
 from answer_audit.diff import diff_labelings, pair_tables
 from answer_audit.loading import SourceSpec, load
 from answer_audit.outputs import atomic_write_text, check_output_paths, row_format, write_rows
+from answer_audit.parallel import resolve_workers
 from answer_audit.parsers import JsonFieldPreset, Parser, PresetSet
 from answer_audit.report.diff_md import render_diff_markdown
 from answer_audit.report.html_diff import render_diff_html
@@ -116,6 +117,7 @@ def rescore_cmd(
     out_json: opt.OutJson = None,
     out_md: opt.OutMd = None,
     out_html: opt.OutHtml = None,
+    workers: opt.Workers = 0,
     quiet: opt.Quiet = False,
 ) -> None:
     """Re-extract saved outputs with a parser preset and compare with the stored answers."""
@@ -138,7 +140,8 @@ def rescore_cmd(
         step(f"rescoring with {parser}")
         result = rescore(loaded, _resolve(parser, adhoc), presets=PresetSet.from_file(presets),
                          choices=choices, normalizer=normalizer,
-                         group_by=groups, n_boot=bootstrap, seed=seed)  # fmt: skip
+                         group_by=groups, n_boot=bootstrap, seed=seed,
+                         workers=resolve_workers(workers))  # fmt: skip
         step("writing")
         if out_rows is not None:
             write_rows(result.annotate(), out_rows, spec.inputs)
@@ -204,6 +207,7 @@ def diff_cmd(
     out_md: opt.OutMd = None,
     out_json: opt.OutJson = None,
     out_html: opt.OutHtml = None,
+    workers: opt.Workers = 0,
     quiet: opt.Quiet = False,
 ) -> None:
     """Compare two labellings of the same outputs: did the model change, or only the parser?"""
@@ -231,6 +235,7 @@ def diff_cmd(
             kind=_kind(kind),
             presets=PresetSet.from_file(presets), choices=choices,
             normalizer=normalizer, context=context, align=mode, group_by=cmap.group_by,
+            workers=resolve_workers(workers),
         )  # fmt: skip
     result.notes[:0] = notes
     if out_md is not None:

@@ -88,6 +88,7 @@ def side_labels(
     presets: Mapping[str, Parser] | None = None,
     choices: str | None = None,
     normalizer: str = "v1",
+    workers: int = 1,
 ) -> Labels:
     """Label the rows of ``frame`` with one side; ``stored:COL`` reads COL from ``columns``
     (the input table in the same row order; default ``frame``)."""
@@ -99,7 +100,7 @@ def side_labels(
             values = _stored_column(columns if columns is not None else frame, side)
         return stored_labels(frame, kind, values, normalizer=normalizer, name=side)
     preset = resolve_parser(side, presets, choices)
-    return parser_labels(frame, preset, normalizer=normalizer)
+    return parser_labels(frame, preset, normalizer=normalizer, workers=workers)
 
 
 def diff_labelings(
@@ -117,11 +118,13 @@ def diff_labelings(
     context: int = 80,
     align: Align = "rows",
     group_by: Sequence[str] = (),
+    workers: int = 1,
 ) -> DiffResult:
     """Compare side ``a`` on ``frame`` with side ``b`` on ``frame_b`` (default: the same rows).
 
     ``columns``/``columns_b`` are the input tables (same row order) that ``stored:COL`` sides
-    read; ``group_by`` names columns of ``frame`` to break agreement and accuracy down by.
+    read; ``group_by`` names columns of ``frame`` to break agreement and accuracy down by;
+    ``workers`` > 1 runs row-by-row presets in that many processes (same result).
 
     >>> t = pl.DataFrame({"id": ["1", "2"], "raw": ["Answer: b", "so b\\nAnswer: c"],
     ...                   "truth": ["b", "c"]})
@@ -137,7 +140,9 @@ def diff_labelings(
         raise ValueError(f"no group column(s) {', '.join(missing)} in A's table")
     kind = side_kind(a, b, presets, kind)
     normalizer = pick_normalizer(normalizer, kind)
-    options: dict[str, Any] = {"presets": presets, "choices": choices, "normalizer": normalizer}
+    options: dict[str, Any] = {
+        "presets": presets, "choices": choices, "normalizer": normalizer, "workers": workers
+    }  # fmt: skip
     la = side_labels(frame, a, kind, columns=columns, **options)
     columns_b = columns_b if frame_b is not None else columns
     lb = side_labels(other, b, kind, columns=columns_b, **options)

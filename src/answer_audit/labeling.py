@@ -109,12 +109,18 @@ def error_rules(frame: pl.DataFrame) -> list[str | None]:
 
 
 def parser_labels(
-    frame: pl.DataFrame, parser: Parser, *, normalizer: str = "v1", name: str | None = None
+    frame: pl.DataFrame,
+    parser: Parser,
+    *,
+    normalizer: str = "v1",
+    name: str | None = None,
+    workers: int = 1,
 ) -> Labels:
-    """Label every row of a canonical frame with a preset (choices already applied)."""
+    """Label every row of a canonical frame with a preset (choices already applied);
+    ``workers`` as in `schemes.apply_scheme`."""
     kind = kind_of(parser)
     scheme = Scheme(name or parser.name, parser.name, normalizer)
-    table = apply_scheme(frame, scheme, kind, {parser.name: parser})
+    table = apply_scheme(frame, scheme, kind, {parser.name: parser}, workers=workers)
     return _finish(frame, table, scheme.name, kind, stored=False)
 
 

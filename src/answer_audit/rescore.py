@@ -101,13 +101,15 @@ def rescore(
     n_boot: int = 1000,
     seed: int = 42,
     ci: float = 0.95,
+    workers: int = 1,
 ) -> RescoreResult:
     """Re-extract every row with ``parser`` and score it against the truth, beside the stored parse.
 
     ``table`` is a canonical table (``id, raw, parsed?, label?, truth, error?, <groups>``) or a
     LoadedTable (then ``annotate()`` needs no argument). ``normalizer`` (free-form only, default
     v1) is the matcher's. Metrics cover rows with a truth; rows with no extraction or an error
-    count as incorrect.
+    count as incorrect. ``workers`` > 1 runs a row-by-row preset in that many processes (same
+    numbers; see `answer_audit.parallel`).
 
     >>> t = pl.DataFrame({"id": ["1", "2"], "raw": ["Answer: b", "Answer: c"],
     ...                   "parsed": ["b", "a"], "truth": ["b", "c"]})
@@ -122,7 +124,7 @@ def rescore(
     preset = resolve_parser(parser, presets, choices)
     kind = kind_of(preset)
     normalizer = pick_normalizer(normalizer, kind)
-    new = parser_labels(frame, preset, normalizer=normalizer, name="rescored")
+    new = parser_labels(frame, preset, normalizer=normalizer, name="rescored", workers=workers)
     old = stored_labels(frame, kind, normalizer=normalizer) if "parsed" in frame.columns else None
     classes = truth_classes(frame, kind)
     scored = [c is not None for c in new.correct]
