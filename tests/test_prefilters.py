@@ -13,8 +13,10 @@ from answer_audit.normalizer_v3 import (
     _DIGIT_COMMA_DIGITS,
     _DOTTED_ABBREVIATION,
     _LETTER_DOT_LETTER,
+    _NUMBER_WORDS,
     _THOUSANDS,
     _UNIT_PATTERNS,
+    NUMBER_WORDS_REFERENCE,
 )
 from answer_audit.parsers.freeform import V3_CUT_KEYWORDS, V3_CUTS, _may_hold
 
@@ -61,3 +63,22 @@ def test_dot_and_comma_gates_are_necessary_conditions(text: str) -> None:
         assert _LETTER_DOT_LETTER.search(text)
     if _THOUSANDS.search(text):
         assert _DIGIT_COMMA_DIGITS.search(text)
+
+
+WORD_PIECES = st.sampled_from(
+    ["one", "seven", "seventeen", "seventy", "six", "sixteen", "sixty", "four", "fourteen", "forty",
+     "eight", "eighteen", "eighty", "nine", "nineteen", "ninety", "ten", "hundred", "thousand",
+     "million", "billion", "and", "zero", "twelve", "a", "s", "teen", "ty", " ", "-", "  and ", "\n",
+     "x", "0", "_", "é"]
+)  # fmt: skip
+
+
+@given(st.lists(WORD_PIECES, max_size=20).map("".join))
+@example("seventeen hundred and six")
+@example("sixty-four")
+@example("eighteenth")
+def test_number_word_trie_equals_the_longest_first_alternation(text: str) -> None:
+    def spans(pattern: re.Pattern[str]) -> list[tuple[int, int]]:
+        return [m.span() for m in pattern.finditer(text)]
+
+    assert spans(_NUMBER_WORDS) == spans(re.compile(NUMBER_WORDS_REFERENCE))

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from typing import Any
 
 _LATEX_COMMANDS = re.compile(
     r"\\(?:text|textbf|textrm|texttt|textit|mathrm|mathbf|mathit|boxed|operatorname|emph)\s*\{"
@@ -71,7 +72,33 @@ _TENS = {
 }  # fmt: skip
 _SCALES = {"hundred": 100, "thousand": 1000, "million": 10**6, "billion": 10**9}
 _WORD = "|".join(sorted([*_ONES, *_TENS, *_SCALES], key=len, reverse=True))
-_NUMBER_WORDS = re.compile(rf"\b(?:{_WORD})(?:(?:[\s-]+|\s+and\s+)(?:{_WORD}))*\b")
+
+
+def _trie(words: list[str]) -> str:
+    """The alternation of ``words`` as a prefix tree (``t(?:en|wo|h(?:ree|...))``): the same
+    matches as the longest-first alternation, since a longer word is tried before its prefix,
+    but `re` rejects a position after one character instead of trying thirty alternatives."""
+    tree: dict[str, dict[str, Any]] = {}
+    for word in words:
+        node = tree
+        for ch in word:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+
+    def emit(node: dict[str, Any]) -> str:
+        branches = [re.escape(ch) + emit(node[ch]) for ch in sorted(node) if ch]
+        if not branches:
+            return ""
+        body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+        return f"(?:{body})?" if "" in node else body
+
+    return emit(tree)
+
+
+_WORD_TRIE = _trie([*_ONES, *_TENS, *_SCALES])
+_NUMBER_WORDS = re.compile(rf"\b(?:{_WORD_TRIE})(?:(?:[\s-]+|\s+and\s+)(?:{_WORD_TRIE}))*\b")
+# The plain longest-first alternation the trie must equal (tests/test_prefilters.py).
+NUMBER_WORDS_REFERENCE = rf"\b(?:{_WORD})(?:(?:[\s-]+|\s+and\s+)(?:{_WORD}))*\b"
 _PUNCT = re.compile(r"[,;:!?'\"()\[\]{}\\]|(?<!\d)\.|\.(?!\d)")
 _WHITESPACE = re.compile(r"\s+")
 
@@ -99,12 +126,15 @@ def _rewrite(text: str, *, strip_punctuation: bool) -> str:
     if "\\" in text:
         for pattern, repl in _LATEX_SYMBOLS[:-2]:
             text = pattern.sub(repl, text)
-    for pattern, repl in _LATEX_SYMBOLS[-2:]:
-        text = pattern.sub(repl, text)
+    if "{,}" in text:
+        text = _LATEX_SYMBOLS[-2][0].sub(_LATEX_SYMBOLS[-2][1], text)
+    if "\\" in text or "~" in text or "$" in text:
+        text = _LATEX_SYMBOLS[-1][0].sub(_LATEX_SYMBOLS[-1][1], text)
     if "\\" in text:
         text = _LATEX_COMMANDS.sub(" ", text)
     text = text.replace("{", " ").replace("}", " ")
-    text = _MARKDOWN.sub(" ", text)
+    if any(mark in text for mark in "*_`#"):
+        text = _MARKDOWN.sub(" ", text)
     if "," in text and _DIGIT_COMMA_DIGITS.search(text):
         text = _THOUSANDS.sub("", text)
     if "." in text and _LETTER_DOT_LETTER.search(text):
