@@ -82,3 +82,12 @@ def test_number_word_trie_equals_the_longest_first_alternation(text: str) -> Non
         return [m.span() for m in pattern.finditer(text)]
 
     assert spans(_NUMBER_WORDS) == spans(re.compile(NUMBER_WORDS_REFERENCE))
+
+
+@given(st.text(alphabet=st.sampled_from("ab c\n1_é回。：Ｂ ,-"), max_size=30))
+def test_enough_words_is_a_count_of_word_characters(text: str) -> None:
+    from answer_audit.parsers.choice_read import _ENOUGH_WORDS, _REASON_MIN_CHARS
+
+    assert (_ENOUGH_WORDS.match(text) is not None) == (
+        len(re.findall(r"\w", text)) >= _REASON_MIN_CHARS
+    )

@@ -26,6 +26,7 @@ _NUMBER = re.compile(
     r"(?![\d])(?!\.\d)"
     r"(?P<pct>\s?%)?"
 )
+_DIGIT = re.compile(r"\d")  # every _NUMBER match holds one (its int, frac or bare group)
 _FRAC = re.compile(r"\\[dt]?frac\s*\{\s*([^{}]*?)\s*\}\s*\{\s*([^{}]*?)\s*\}")
 
 
@@ -124,7 +125,9 @@ def find_numbers(text: str) -> list[Number]:
     >>> [n.canonical for n in find_numbers("It costs $1,234.50, not 711 or -3; 3/4 of 10^2 is 75%.")]
     ['1234.5', '711', '-3', '0.75', '10', '2', '75']
     """
-    found = []
+    found: list[Number] = []
+    if _DIGIT.search(text) is None:  # every number has a digit; the pattern scans every position
+        return found
     for m in _NUMBER.finditer(text):
         value = _value(m)
         if value is not None:
@@ -222,6 +225,8 @@ def final_number(text: str) -> tuple[Number, str] | tuple[None, str]:
                 n = numbers[0]
                 return Number(n.value, m.end() + n.start, m.end() + n.end), rule
             limit = m.start()
+    if _DIGIT.search(text) is None:
+        return None, "not-found"
     for m in reversed(list(_NUMBER.finditer(text))):  # read only the last one that has a value
         value = _value(m)
         if value is not None:
