@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import unicodedata
 from functools import lru_cache
-from itertools import chain, repeat
+from itertools import chain, pairwise, repeat
 
 
 class OffsetMap:
@@ -58,7 +58,7 @@ def nfkc_lower_with_map(text: str) -> tuple[str, OffsetMap | None]:
     # A piece starts at 0 and at every later character that is not a combining mark.
     marks = list(map(unicodedata.combining, text))
     cuts = [0, *(i for i in range(1, len(text)) if not marks[i]), len(text)]
-    bounds = list(zip(cuts, cuts[1:]))
+    bounds = list(pairwise(cuts))
     chunks = [text[a:b] for a, b in bounds]
     pieces = list(map(_char_piece, chunks))  # cached: repeated letter + mark pairs are common
     if "".join(pieces) != whole:
