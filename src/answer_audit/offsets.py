@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import unicodedata
 from functools import lru_cache
-from itertools import chain, pairwise, repeat
+from itertools import chain, repeat
 
 
 class OffsetMap:
@@ -29,9 +29,8 @@ class OffsetMap:
 
 
 @lru_cache(maxsize=1 << 16)
-def _char_piece(chunk: str) -> str:
-    """NFKC + lowercase of one piece: a character, or a base character with its marks."""
-    return unicodedata.normalize("NFKC", chunk).lower()
+def _char_piece(char: str) -> str:
+    return unicodedata.normalize("NFKC", char).lower()
 
 
 def nfkc_lower_with_map(text: str) -> tuple[str, OffsetMap | None]:
@@ -55,20 +54,22 @@ def nfkc_lower_with_map(text: str) -> tuple[str, OffsetMap | None]:
         starts = list(chain.from_iterable(map(repeat, range(len(text)), sizes)))
         ends = list(chain.from_iterable(map(repeat, range(1, len(text) + 1), sizes)))
         return whole, OffsetMap(starts, ends)
-    # A piece starts at 0 and at every later character that is not a combining mark.
-    marks = list(map(unicodedata.combining, text))
-    cuts = [0, *(i for i in range(1, len(text)) if not marks[i]), len(text)]
-    bounds = list(pairwise(cuts))
-    chunks = [text[a:b] for a, b in bounds]
-    pieces = list(map(_char_piece, chunks))  # cached: repeated letter + mark pairs are common
+    pieces = []
+    starts = []
+    ends = []
+    start = 0
+    for i in range(1, len(text) + 1):
+        if i == len(text) or unicodedata.combining(text[i]) == 0:
+            chunk = text[start:i]
+            piece = unicodedata.normalize("NFKC", chunk).lower()
+            pieces.append(piece)
+            if piece == chunk:
+                starts.extend(range(start, i))
+                ends.extend(range(start + 1, i + 1))
+            else:
+                starts.extend([start] * len(piece))
+                ends.extend([i] * len(piece))
+            start = i
     if "".join(pieces) != whole:
         return whole, None
-    starts = list(chain.from_iterable(
-        range(a, b) if piece == chunk else repeat(a, len(piece))
-        for (a, b), chunk, piece in zip(bounds, chunks, pieces, strict=True)
-    ))  # fmt: skip
-    ends = list(chain.from_iterable(
-        range(a + 1, b + 1) if piece == chunk else repeat(b, len(piece))
-        for (a, b), chunk, piece in zip(bounds, chunks, pieces, strict=True)
-    ))  # fmt: skip
     return whole, OffsetMap(starts, ends)
