@@ -34,17 +34,20 @@ _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
 _DOTTED_ABBREVIATION = re.compile(r"\b(?:[a-z]\.){2,}|\b(?:[a-z]\.)+[a-z]\b")
 _MARKDOWN = re.compile(r"[*_`#]+")
 
-# (phrase, symbol, keys): every match of the phrase contains one of its keys, so a text without
-# them skips that rewrite (tests/test_prefilters.py checks it).
+# (phrase, symbol, keys): every match of the phrase contains all the words of one of its keys,
+# so a text without any key skips that rewrite (tests/test_prefilters.py checks it). "meter"
+# and "metre" rather than "met", which "something" and "method" contain.
+_PER_SECOND = (("meter", "second"), ("metre", "second"))
 _UNITS = (
     (r"met(?:er|re)s? per second squared|met(?:er|re)s? per second per second|m/s\^?2|m/s/s"
-     r"|m ?s\^?-2", "m/s2", ("second", "m/s", "-2")),
+     r"|m ?s\^?-2", "m/s2", (*_PER_SECOND, ("m/s",), ("-2",))),
     (r"kilomet(?:er|re)s? per second|kms?(?: per |/)s(?:ec(?:ond)?)?\b|kps", "km/s",
-     ("second", "km", "kps")),
-    (r"met(?:er|re)s? per second|m/sec\b|m/s(?!2)", "m/s", ("second", "m/s")),
-    (r"miles? per second|mi/s", "mi/s", ("second", "mi/s")),
-    (r"degrees? (?:celsius|centigrade)|° ?c\b|celsius", "°c", ("celsius", "centigrade", "°")),
-    (r"per ?cent\b", "%", ("cent",)),
+     (*_PER_SECOND, ("km",), ("kps",))),
+    (r"met(?:er|re)s? per second|m/sec\b|m/s(?!2)", "m/s", (*_PER_SECOND, ("m/s",))),
+    (r"miles? per second|mi/s", "mi/s", (("mile", "second"), ("mi/s",))),
+    (r"degrees? (?:celsius|centigrade)|° ?c\b|celsius", "°c",
+     (("celsius",), ("centigrade",), ("°",))),
+    (r"per ?cent\b", "%", (("cent",),)),
 )  # fmt: skip
 _SPACE, _MAYBE_SPACE = r"\s+", r"\s*"  # a space in a unit phrase: any run of whitespace
 _UNIT_PATTERNS = tuple(
@@ -56,9 +59,9 @@ _UNIT_PATTERNS = tuple(
     for p, s, keys in _UNITS
 )
 # Necessary for a dotted abbreviation / a thousands separator: cheap searches that gate the
-# slower rewrites.
-_LETTER_DOT_LETTER = re.compile(r"[a-z]\.[a-z]")
-_DIGIT_COMMA_DIGITS = re.compile(r"\d,\d{3}")
+# slower rewrites (a literal first, which `re` finds fast; a class first it does not).
+_DOT_LETTER = re.compile(r"\.[a-z]")
+_COMMA_DIGIT = re.compile(r",\d")
 
 _ONES = {
     "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
@@ -135,9 +138,9 @@ def _rewrite(text: str, *, strip_punctuation: bool) -> str:
     text = text.replace("{", " ").replace("}", " ")
     if any(mark in text for mark in "*_`#"):
         text = _MARKDOWN.sub(" ", text)
-    if "," in text and _DIGIT_COMMA_DIGITS.search(text):
+    if _COMMA_DIGIT.search(text):
         text = _THOUSANDS.sub("", text)
-    if "." in text and _LETTER_DOT_LETTER.search(text):
+    if _DOT_LETTER.search(text):
         text = _DOTTED_ABBREVIATION.sub(lambda m: m.group(0).replace(".", ""), text)
     if strip_punctuation:  # before the word rewrites, so a second pass finds nothing new
         text = _WHITESPACE.sub(" ", _PUNCT.sub(" ", text))
@@ -146,7 +149,7 @@ def _rewrite(text: str, *, strip_punctuation: bool) -> str:
         parts = text.split("^")
         text = "^".join([parts[0].rstrip(), *(p.strip() for p in parts[1:-1]), parts[-1].lstrip()])
     for pattern, symbol, keys in _UNIT_PATTERNS:
-        if any(k in text for k in keys):
+        if any(all(word in text for word in key) for key in keys):
             text = pattern.sub(symbol, text)
     return text
 
