@@ -93,3 +93,45 @@ def test_enough_words_is_a_count_of_word_characters(text: str) -> None:
     assert (_ENOUGH_WORDS.match(text) is not None) == (
         len(re.findall(r"\w", text)) >= _REASON_MIN_CHARS
     )
+
+
+V3_PIECES = st.sampled_from(
+    ["Paris", "paris", "PARIS", "p.a.r.i.s.", "P.A.R.I.S", "Pa**ris", "Pa ris", "Par\\text{is}",
+     "Nile", "nile river", "Pacific", "The Pacific Ocean", "Washington", "D.C.", "U.S.", "us",
+     "heart", "Heart", "kilometers per second", "km/s", "5kilometers per second", "°C", "celsius",
+     "one", "seven", "eight", "8", "twelve", "12", " ", "\n", ".", ",", "?", "not ", "isn't ",
+     "Is it ", "$", "\\frac{a}{b}", "~", "_", "*", "#", "é", "Ｐａｒｉｓ", "ſ", "K", "İ", "state",
+     "m/s", "mi/s", "c", "s", "a", "the "]
+)  # fmt: skip
+V3_TRUTHS = st.sampled_from(
+    ["Paris", "The Nile River", "Pacific Ocean", "Washington, D.C.", "U.S.", "Heart", "km/s",
+     "C", "state of war", "8", "Yes", "No", "", "H2O", "Seven Seas", "mi", "é", "PARIS"]
+)  # fmt: skip
+
+
+@given(st.lists(st.tuples(st.one_of(st.none(), st.lists(V3_PIECES, max_size=12).map("".join)),
+                          st.one_of(st.none(), V3_TRUTHS)), min_size=1, max_size=10))  # fmt: skip
+@example([("Pa ris", "Paris"), ("p.a.r.i.s.", "Paris"), ("kilometers per second", "km/s"),
+          ("PARIS is", "Paris"), ("", "Paris"), (None, "Paris"), ("Ｐａｒｉｓ", "Paris")])  # fmt: skip
+def test_v3_labels_with_the_word_check_equal_the_row_rules(
+    rows: list[tuple[str | None, str | None]],
+) -> None:
+    import polars as pl
+
+    from answer_audit.matching import is_correct
+    from answer_audit.schemes import label_column
+
+    values = pl.Series([v for v, _ in rows], dtype=pl.String)
+    truths = pl.Series([t for _, t in rows], dtype=pl.String)
+    expected = [is_correct(v, t, "v3") for v, t in rows]
+    assert label_column(values, truths, "freeform", "v3").to_list() == expected
+
+
+def test_the_word_check_decides_only_plain_ascii_rows_without_the_word() -> None:
+    import polars as pl
+
+    from answer_audit.schemes import _v3_word_absent
+
+    values = pl.Series(["It is Rome.", "It is Paris.", "p.a.r.i.s", "Ｐａｒｉｓ", None, "It is 8."])
+    truths = pl.Series(["Paris", "Paris", "Paris", "Paris", "Paris", "8"])
+    assert _v3_word_absent(values, truths).to_list() == [True, False, False, False, False, False]

@@ -70,6 +70,42 @@ def match_v3(prediction: str, truth: str) -> bool | None:
     return any(_asserted(p, s, e) for s, e in _mentions(p, truth, g))
 
 
+# ------------------------------------------------- a cheap "cannot be stated" check
+
+
+# Letters the v3 rewrites can produce from ASCII text that did not hold them (the unit symbols
+# m/s2, km/s, m/s, mi/s, °c); a required word made only of these is no proof of absence.
+_UNIT_LETTERS = frozenset({"m", "s", "k", "km", "mi", "i", "c"})
+
+
+@lru_cache(maxsize=4096)
+def required_word(truth: str) -> str | None:
+    """A lowercase ASCII word that ``canonical_v3`` of an ASCII prediction must contain (as
+    lowercased text, or by joining a dotted chain like ``p.a.r.i.s.``) for `match_v3` to find
+    the truth; None when the truth has no such word (numbers, yes/no, non-ASCII words).
+
+    On ASCII text the v3 rewrites only lowercase, replace characters by spaces, drop the dots
+    of a dotted chain, turn number words into digits and unit phrases into unit symbols; so a
+    letters-only word that is no unit symbol's letters appears only if it was there. Used by
+    `schemes.label_column` to label rows False without the row rules (tested equal).
+
+    >>> required_word("The Pacific Ocean"), required_word("12"), required_word("Yes")
+    ('pacific', None, None)
+    """
+    g = _normalized_truth(truth)
+    if not g or g in ("yes", "no") or _number_truth(truth)[0] is not None:
+        return None
+    words = g.split()
+    if words[0] in ("the", "a", "an") and len(words) > 1:
+        words = words[1:]
+    if len(words) > 1 and words[-1] in _CATEGORY_NOUNS:
+        words = words[:-1]
+    word = words[0]
+    if not re.fullmatch(r"[a-z]+", word) or word in _UNIT_LETTERS:
+        return None
+    return word
+
+
 # ------------------------------------------------------------------- mentions
 
 

@@ -18,6 +18,7 @@ import polars as pl
 from answer_audit import fast
 from answer_audit.extraction import Extraction
 from answer_audit.matching import is_correct
+from answer_audit.matching_v3 import required_word
 from answer_audit.parallel import map_chunks
 from answer_audit.parsers import (
     BUILTIN,
@@ -288,11 +289,45 @@ def label_column(
     """Correctness of each value against its truth with the kind's matcher (None: no truth)."""
     if kind == "freeform" and normalizer in fast.VECTOR_NORMALIZERS:
         return _freeform_labels(values, truths, normalizer)
-    pairs = list(zip(values.to_list(), truths.to_list(), strict=True))
+    absent = (
+        _v3_word_absent(values, truths)
+        if kind == "freeform" and normalizer == "v3"
+        else pl.Series([False] * values.len(), dtype=pl.Boolean)
+    )
+    rows = (~absent).arg_true()
+    pairs = list(zip(values.gather(rows).to_list(), truths.gather(rows).to_list(), strict=True))
     distinct = list(dict.fromkeys(pairs))
     judged = map_chunks(partial(_label_many, kind, normalizer), distinct, workers)
     found = dict(zip(distinct, judged, strict=True))
-    return pl.Series("correct", [found[pair] for pair in pairs], dtype=pl.Boolean)
+    labels = pl.Series("correct", [False] * values.len(), dtype=pl.Boolean)
+    return labels.scatter(rows, pl.Series([found[pair] for pair in pairs], dtype=pl.Boolean))
+
+
+def _v3_word_absent(values: pl.Series, truths: pl.Series) -> pl.Series:
+    """Rows the v3 matcher labels False without reading them: an ASCII prediction with no
+    dotted chain that lacks the truth's `matching_v3.required_word` (see its proof)."""
+    words = {t: required_word(t) for t in truths.unique().drop_nulls().to_list()}
+    if not any(words.values()):
+        return pl.Series([False] * values.len(), dtype=pl.Boolean)
+    lowered = pl.col("value").str.to_lowercase()
+    return (
+        pl.DataFrame({"value": values, "truth": truths})
+        .select(
+            pl.col("truth").replace_strict(words, default=None, return_dtype=pl.String)
+            .alias("word"),
+            lowered.alias("lowered"),
+            pl.col("value").str.contains(r"[^\x00-\x7F]").alias("wide"),
+        )
+        .select(
+            (
+                pl.col("word").is_not_null() & pl.col("lowered").is_not_null()
+                & ~pl.col("wide")
+                & ~pl.col("lowered").str.contains(r"[a-z]\.[a-z]")
+                & ~pl.col("lowered").str.contains(pl.col("word"), literal=True)
+            ).fill_null(False)
+        )
+        .to_series()
+    )  # fmt: skip
 
 
 def _label_many(
