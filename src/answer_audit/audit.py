@@ -334,7 +334,8 @@ def _contains_any_lowercased(column: pl.Series, markers: Sequence[str]) -> pl.Se
     """``column.str.to_lowercase()`` contains one of the lowercase ``markers`` (null: False),
     without the lowercased copy: an ASCII-case-insensitive search, plus the spelling with the
     Kelvin sign, the one non-ASCII character whose lowercase is a single ASCII letter ("k").
-    (U+0130 lowercases to "i" + a combining dot, which no marker has after an "i".)"""
+    U+0130 lowercases to "i" + a combining dot, which only a marker ending in "i" could match:
+    none may."""
     assert all(m.isascii() and m == m.lower() and not m.endswith("i") for m in markers)
     variants = [*markers, *(m.replace("k", "\u212a") for m in markers if "k" in m)]
     return column.str.contains_any(variants, ascii_case_insensitive=True).fill_null(False)
