@@ -354,3 +354,14 @@ def test_a_found_none_is_not_confused_with_nothing_found() -> None:
     found = confusion(["none", None, "a"], ["none", "none", None])
     assert found["labels"] == ["\"none\"", "a", "none"]
     assert found["matrix"] == [[1, 0, 0], [0, 0, 1], [1, 0, 0]]
+
+
+def test_column_from_values_encodes_nested_and_bytes_cells_only() -> None:
+    from collections import OrderedDict
+
+    from answer_audit.sources.columns import column_from_values
+
+    assert column_from_values("x", [OrderedDict(a=1), None]).to_list() == ['{"a": 1}', None]
+    assert column_from_values("x", [b"caf\xc3\xa9", "x"]).to_list() == ["café", "x"]
+    assert column_from_values("x", [1, 2, None]).dtype == pl.Int64
+    assert column_from_values("x", [1, "a"]).to_list() == ["1", "a"]

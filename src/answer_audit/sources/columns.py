@@ -39,8 +39,11 @@ def column_from_values(name: str, values: Sequence[object]) -> pl.Series:
 
     Example: `column_from_values("x", [1, "a", None])` is a String column `["1", "a", null]`.
     """
-    cells = [_encode_nested(v) for v in values]
-    kinds = {type(v) for v in cells if v is not None}
+    kinds = set(map(type, values)) - {type(None)}  # C-level: no Python call per cell
+    cells: Sequence[object] = values
+    if any(issubclass(k, list | dict | bytes) for k in kinds):
+        cells = [_encode_nested(v) for v in values]
+        kinds = set(map(type, cells)) - {type(None)}
     if not kinds:
         # Nothing known yet: Null stacks with any type when files or runs are combined.
         return pl.Series(name, cells, dtype=pl.Null)
