@@ -62,9 +62,12 @@ def test_cli_workers_flag_gives_the_same_report(tiny_threshold: None, tmp_path: 
     assert strip(reports[0]) == strip(reports[1])
 
 
-def test_workers_resolve_to_the_cores_by_default() -> None:
-    assert parallel.resolve_workers(0) == parallel.available_cores() >= 1
+def test_workers_resolve_to_the_cores_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert parallel.resolve_workers(0) == min(parallel.available_cores(), 8) >= 1
     assert parallel.resolve_workers(3) == 3
+    monkeypatch.setattr(parallel, "available_cores", lambda: 64)
+    assert parallel.resolve_workers(0) == parallel.MAX_AUTO_WORKERS == 8
+    assert parallel.resolve_workers(16) == 16  # asked for explicitly
 
 
 def test_rescore_and_diff_with_workers_give_the_same_results(tiny_threshold: None) -> None:

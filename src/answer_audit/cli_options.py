@@ -68,7 +68,7 @@ Seed = Annotated[int, typer.Option("--seed", min=0, help="Seed for sampling and 
 Workers = Annotated[
     int,
     typer.Option("--workers", min=0, help="Processes for the presets and matchers that run row "
-                 "by row, e.g. freeform/v3 and v3 (0: every core; same numbers either way)."),
+                 "by row, e.g. freeform/v3 and v3 (0: every core, at most 8; same numbers either way)."),
 ]  # fmt: skip
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar or summary table.")]
 OutJson = Annotated[Path | None, typer.Option("--out-json", help="Write the JSON report here.")]

@@ -36,10 +36,16 @@ def available_cores() -> int:
         return os.cpu_count() or 1
 
 
+# Each worker is an interpreter with the package imported (~110 MB): the automatic choice
+# stops here so a many-core machine does not start dozens of them unasked.
+MAX_AUTO_WORKERS = 8
+
+
 def resolve_workers(workers: int | None) -> int:
-    """``None`` or 0: every available core; otherwise ``workers`` itself (at least 1)."""
+    """``None`` or 0: every available core, at most `MAX_AUTO_WORKERS`; otherwise ``workers``
+    itself (at least 1)."""
     if not workers:
-        return available_cores()
+        return min(available_cores(), MAX_AUTO_WORKERS)
     return max(1, workers)
 
 
