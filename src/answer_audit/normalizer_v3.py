@@ -20,6 +20,8 @@ from typing import Any
 _LATEX_COMMANDS = re.compile(
     r"\\(?:text|textbf|textrm|texttt|textit|mathrm|mathbf|mathit|boxed|operatorname|emph)\s*\{"
 )
+# LaTeX rewrites in order: the commands (each starts with a backslash), the `{,}` group
+# separator, then spacing and math delimiters (each needs a backslash, "~" or "$").
 _LATEX_SYMBOLS = (
     (re.compile(r"\\[dt]?frac\s*\{([^{}]*)\}\s*\{([^{}]*)\}"), r"\1/\2"),
     (re.compile(r"\\(?:times|cdot)"), " × "),
@@ -27,9 +29,9 @@ _LATEX_SYMBOLS = (
     (re.compile(r"\\pi\b"), " π "),
     (re.compile(r"\\sqrt"), " √"),
     (re.compile(r"\\%"), "%"),
-    (re.compile(r"\{,\}"), ","),
-    (re.compile(r"\\[,;:! ]|~|\\\(|\\\)|\\\[|\\\]|\$"), " "),
 )
+_LATEX_GROUP_COMMA = re.compile(r"\{,\}")
+_LATEX_SPACING = re.compile(r"\\[,;:! ]|~|\\\(|\\\)|\\\[|\\\]|\$")
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
 _DOTTED_ABBREVIATION = re.compile(r"\b(?:[a-z]\.){2,}|\b(?:[a-z]\.)+[a-z]\b")
 _MARKDOWN = re.compile(r"[*_`#]+")
@@ -74,9 +76,6 @@ _TENS = {
     "eighty": 80, "ninety": 90,
 }  # fmt: skip
 _SCALES = {"hundred": 100, "thousand": 1000, "million": 10**6, "billion": 10**9}
-_WORD = "|".join(sorted([*_ONES, *_TENS, *_SCALES], key=len, reverse=True))
-
-
 def _trie(words: list[str]) -> str:
     """The alternation of ``words`` as a prefix tree (``t(?:en|wo|h(?:ree|...))``): the same
     matches as the longest-first alternation, since a longer word is tried before its prefix,
@@ -100,8 +99,6 @@ def _trie(words: list[str]) -> str:
 
 _WORD_TRIE = _trie([*_ONES, *_TENS, *_SCALES])
 _NUMBER_WORDS = re.compile(rf"\b(?:{_WORD_TRIE})(?:(?:[\s-]+|\s+and\s+)(?:{_WORD_TRIE}))*\b")
-# The plain longest-first alternation the trie must equal (tests/test_prefilters.py).
-NUMBER_WORDS_REFERENCE = rf"\b(?:{_WORD})(?:(?:[\s-]+|\s+and\s+)(?:{_WORD}))*\b"
 _PUNCT = re.compile(r"[,;:!?'\"()\[\]{}\\]|(?<!\d)\.|\.(?!\d)")
 _WHITESPACE = re.compile(r"\s+")
 
@@ -127,12 +124,12 @@ def _rewrite(text: str, *, strip_punctuation: bool) -> str:
     # result, without a regex pass over the text (most answers hold no LaTeX, units or digits).
     text = unicodedata.normalize("NFKC", text).lower().replace("\u2044", "/")
     if "\\" in text:
-        for pattern, repl in _LATEX_SYMBOLS[:-2]:
+        for pattern, repl in _LATEX_SYMBOLS:
             text = pattern.sub(repl, text)
     if "{,}" in text:
-        text = _LATEX_SYMBOLS[-2][0].sub(_LATEX_SYMBOLS[-2][1], text)
+        text = _LATEX_GROUP_COMMA.sub(",", text)
     if "\\" in text or "~" in text or "$" in text:
-        text = _LATEX_SYMBOLS[-1][0].sub(_LATEX_SYMBOLS[-1][1], text)
+        text = _LATEX_SPACING.sub(" ", text)
     if "\\" in text:
         text = _LATEX_COMMANDS.sub(" ", text)
     text = text.replace("{", " ").replace("}", " ")

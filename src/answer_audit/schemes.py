@@ -289,26 +289,32 @@ def label_column(
     """Correctness of each value against its truth with the kind's matcher (None: no truth)."""
     if kind == "freeform" and normalizer in fast.VECTOR_NORMALIZERS:
         return _freeform_labels(values, truths, normalizer)
-    absent = (
-        _v3_word_absent(values, truths)
-        if kind == "freeform" and normalizer == "v3"
-        else pl.Series([False] * values.len(), dtype=pl.Boolean)
-    )
+    absent = _v3_word_absent(values, truths) if normalizer == "v3" and kind == "freeform" else None
+    if absent is None or not absent.any():
+        return _label_rows(values, truths, kind, normalizer, workers)
     rows = (~absent).arg_true()
-    pairs = list(zip(values.gather(rows).to_list(), truths.gather(rows).to_list(), strict=True))
+    judged = _label_rows(values.gather(rows), truths.gather(rows), kind, normalizer, workers)
+    return pl.Series("correct", [False] * values.len(), dtype=pl.Boolean).scatter(rows, judged)
+
+
+def _label_rows(
+    values: pl.Series, truths: pl.Series, kind: Kind, normalizer: str, workers: int
+) -> pl.Series:
+    """The matcher row by row, once per distinct (value, truth), in ``workers`` processes."""
+    pairs = list(zip(values.to_list(), truths.to_list(), strict=True))
     distinct = list(dict.fromkeys(pairs))
     judged = map_chunks(partial(_label_many, kind, normalizer), distinct, workers)
     found = dict(zip(distinct, judged, strict=True))
-    labels = pl.Series("correct", [False] * values.len(), dtype=pl.Boolean)
-    return labels.scatter(rows, pl.Series([found[pair] for pair in pairs], dtype=pl.Boolean))
+    return pl.Series("correct", [found[pair] for pair in pairs], dtype=pl.Boolean)
 
 
-def _v3_word_absent(values: pl.Series, truths: pl.Series) -> pl.Series:
+def _v3_word_absent(values: pl.Series, truths: pl.Series) -> pl.Series | None:
     """Rows the v3 matcher labels False without reading them: an ASCII prediction with no
-    dotted chain that lacks the truth's `matching_v3.required_word` (see its proof)."""
+    dotted chain that lacks the truth's `matching_v3.required_word` (see its proof); None
+    when no truth has such a word."""
     words = {t: required_word(t) for t in truths.unique().drop_nulls().to_list()}
     if not any(words.values()):
-        return pl.Series([False] * values.len(), dtype=pl.Boolean)
+        return None
     lowered = pl.col("value").str.to_lowercase()
     return (
         pl.DataFrame({"value": values, "truth": truths})
