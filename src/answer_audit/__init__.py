@@ -20,7 +20,16 @@ if TYPE_CHECKING:  # the lazy names below, for type checkers and editors
     from answer_audit.diff import DiffResult, diff_labelings
     from answer_audit.rescore import RescoreResult, rescore
     from answer_audit.schemes import Scheme
-    from answer_audit.sources import ColumnMap, LoadedTable, SourceError, load_files, load_runs
+    from answer_audit.sources import (
+        ColumnMap,
+        LoadedTable,
+        SourceError,
+        StreamedTable,
+        load_files,
+        load_runs,
+        stream_files,
+        stream_runs,
+    )
 
 __version__ = "0.1.0"
 
@@ -40,6 +49,9 @@ _LAZY = {
     "SourceError": "answer_audit.sources",
     "load_files": "answer_audit.sources",
     "load_runs": "answer_audit.sources",
+    "StreamedTable": "answer_audit.sources",
+    "stream_files": "answer_audit.sources",
+    "stream_runs": "answer_audit.sources",
 }
 
 
@@ -62,6 +74,7 @@ __all__ = [
     "RescoreResult",
     "Scheme",
     "SourceError",
+    "StreamedTable",
     "__version__",
     "audit",
     "diff_labelings",
@@ -75,6 +88,8 @@ __all__ = [
     "load_runs",
     "normalize",
     "rescore",
+    "stream_files",
+    "stream_runs",
     "strip_think",
     "truncate_at_markers",
 ]

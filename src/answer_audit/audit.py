@@ -28,6 +28,7 @@ from answer_audit.schemes import (
     label_column,
     mask_error_rows,
 )
+from answer_audit.sources.lazy import Rows, as_rows
 
 ROLE_MARKERS = ("user:", "assistant:", "system:", "\nuser", "\nassistant", "\nsystem")
 BLOCK_MARKERS = ("passage:", "question:", "article:", "movie title:", "movie plot:")
@@ -67,7 +68,7 @@ class AuditResult:
 
 
 def audit(
-    frame: pl.DataFrame,
+    frame: pl.DataFrame | Rows,
     schemes: Sequence[Scheme] | None = None,
     settings: AuditSettings | None = None,
     *,
@@ -78,10 +79,11 @@ def audit(
 ) -> AuditResult:
     """Relabel every row under each scheme and compare with the stored labels.
 
-    ``frame`` is a canonical table (``id, raw, parsed?, label?, truth, <groups>``);
-    ``progress`` is called with a short message as each scheme starts. ``workers`` > 1 runs
-    the row-by-row presets and matchers in that many processes (`answer_audit.parallel`; a
-    script doing so needs an ``if __name__ == "__main__":`` guard); the numbers are the same.
+    ``frame`` is a canonical table (``id, raw, parsed?, label?, truth, <groups>``), in memory
+    or streamed from files (`answer_audit.sources.lazy`); ``progress`` is called with a short
+    message as each scheme starts. ``workers`` > 1 runs the row-by-row presets and matchers in
+    that many processes (`answer_audit.parallel`; a script doing so needs an
+    ``if __name__ == "__main__":`` guard); the numbers are the same.
 
     >>> import polars as pl
     >>> t = pl.DataFrame({"id": ["1"], "raw": ["Paris.\\nUSER: hi"], "parsed": ["Paris."],
@@ -91,62 +93,74 @@ def audit(
     """
     settings = settings or AuditSettings()
     schemes = list(schemes) if schemes is not None else default_schemes(settings.kind)
-    _check_columns(frame, settings)
+    rows = as_rows(frame)
+    _check_columns(rows.columns, settings)
     for scheme in schemes:
         check_scheme(scheme, settings.kind, presets)
-
-    # Rows are scored in slices: what a slice needs (extracted values, lowercased copies)
-    # is freed before the next, and only rules, spans and labels are kept, so memory grows
-    # with the slice, not the table. Results do not depend on the slicing (every rule is a
-    # function of its row).
-    consistency_parts: list[pl.DataFrame] = []
-    parts: dict[str, list[pl.DataFrame]] = {s.name: [] for s in schemes}
-    for start in range(0, max(frame.height, 1), CHUNK_ROWS):
-        chunk = frame.slice(start, CHUNK_ROWS)
-        end = start + chunk.height
-        cache: ExtractionCache = {}  # schemes that share a parser extract once per slice
-        if "parsed" in frame.columns:
-            consistency_parts.append(_slim(chunk, CONSISTENCY, settings, None, cache, workers))
-        for scheme in schemes:
-            if progress is not None:
-                where = f" (rows {start:,}-{end:,} of {frame.height:,})" if frame.height > CHUNK_ROWS else ""
-                progress(f"scoring {scheme.name}{where}")
-            parts[scheme.name].append(_slim(chunk, scheme, settings, presets, cache, workers))
-    consistency_labels = pl.concat(consistency_parts) if consistency_parts else None
-    labelled = {name: pl.concat(chunks) for name, chunks in parts.items()}
-    if "label" in frame.columns:
-        stored = frame["label"]
-    elif consistency_labels is not None:
-        stored = consistency_labels["correct"]
-    else:
+    small = rows.small
+    if "label" not in rows.columns and "parsed" not in rows.columns:
         raise ValueError(
             "the audit compares with stored labels: pass --label COLUMN (stored correctness) "
             "or --parsed COLUMN (stored parse, labelled with the v1 matcher)"
         )
-
     # A row is scored when it has a truth the kind's v1 matcher accepts and a stored label;
     # a scheme whose own matcher cannot judge a scored row leaves it out (see `_compare`).
-    blank = pl.Series([""] * frame.height, dtype=pl.String)
-    has_truth = label_column(blank, frame["truth"], settings.kind, "v1").is_not_null()
+    blank = pl.Series([""] * rows.height, dtype=pl.String)
+    has_truth = label_column(blank, small["truth"], settings.kind, "v1").is_not_null()
+
+    # Rows are read and scored in slices: a slice's text and what is made from it (extracted
+    # values, lowercased copies) are freed before the next, and only rules, spans and labels
+    # are kept, so memory grows with the slice, not the table. Results do not depend on the
+    # slicing (every rule is a function of its row).
+    consistency_parts: list[pl.DataFrame] = []
+    parts: dict[str, list[pl.DataFrame]] = {s.name: [] for s in schemes}
+    markers: Counter[str] = Counter()
+    think = _ThinkTally(settings)
+    for start in range(0, max(rows.height, 1), CHUNK_ROWS):
+        if progress is not None:
+            progress(f"reading rows{_where(start, rows.height)}")
+        chunk = rows.slice(start, CHUNK_ROWS)
+        cache: ExtractionCache = {}  # schemes that share a parser extract once per slice
+        if "parsed" in chunk.columns:
+            consistency_parts.append(_slim(chunk, CONSISTENCY, settings, None, cache, workers))
+        for scheme in schemes:
+            if progress is not None:
+                progress(f"scoring {scheme.name}{_where(start, rows.height)}")
+            parts[scheme.name].append(_slim(chunk, scheme, settings, presets, cache, workers))
+        stored_chunk = (
+            chunk["label"] if "label" in chunk.columns else consistency_parts[-1]["correct"]
+        )
+        scored_chunk = has_truth.slice(start, chunk.height) & stored_chunk.is_not_null()
+        markers.update(_markers(chunk, scored_chunk))
+        think.add(chunk, scored_chunk, stored_chunk)
+        del chunk, cache
+    if progress is not None:
+        progress("comparing with the stored labels")
+    consistency_labels = pl.concat(consistency_parts) if consistency_parts else None
+    labelled = {name: pl.concat(chunks) for name, chunks in parts.items()}
+    if "label" in small.columns:
+        stored = small["label"]
+    else:  # checked above: the stored parse, labelled by the consistency scheme
+        assert consistency_labels is not None
+        stored = consistency_labels["correct"]
     scored = has_truth & stored.is_not_null()
-    if frame.height and not scored.any():
+    if rows.height and not scored.any():
         # Error rates of 0.00 over no rows would read as "no errors"; say what is missing.
         raise ValueError(
             f"no row has both a truth and a stored label ({int((~has_truth).sum())} of "
-            f"{frame.height} without a truth, {int(stored.is_null().sum())} without a stored "
+            f"{rows.height} without a truth, {int(stored.is_null().sum())} without a stored "
             "label); check --truth, --label/--parsed and --null-values"
         )
-    # The scored rows' small columns only: filtering the text columns would copy them.
     ok_columns = {s.name: labelled[s.name]["correct"].filter(scored) for s in schemes}
     table = (
-        frame.select(*settings.group_by, stored.cast(pl.Boolean).alias("_stored"))
+        small.select(*settings.group_by, stored.cast(pl.Boolean).alias("_stored"))
         .filter(scored)
         .with_columns(**{f"_ok{i}": ok_columns[s.name] for i, s in enumerate(schemes)})
     )
     stored_ok = table["_stored"].to_numpy().astype(bool)
 
     consistency = None
-    if consistency_labels is not None and "label" in frame.columns:
+    if consistency_labels is not None and "label" in small.columns:
         derived = consistency_labels["correct"].filter(scored).to_numpy().astype(bool)
         consistency = {"scheme": CONSISTENCY.spec(), "n": len(derived),
                        "mismatches": int((derived != stored_ok).sum())}  # fmt: skip
@@ -168,6 +182,8 @@ def audit(
                 table.with_columns(rule.alias("_rule")), settings.group_by
             )
 
+    if progress is not None:
+        progress("collecting examples")
     n_groups = (
         table.select(settings.group_by).n_unique()
         if settings.group_by and table.height
@@ -175,17 +191,22 @@ def audit(
     )
     return AuditResult(
         settings={**asdict(settings), "schemes": [s.spec() for s in schemes]},
-        coverage=_coverage(frame, has_truth, stored, n_groups, source_coverage),
+        coverage=_coverage(rows.height, has_truth, stored, n_groups, source_coverage),
         consistency=consistency,
         schemes=summaries,
         cells=sorted(cells, key=lambda c: (-abs(c["delta_pp"]), -c["flips"], c["scheme"])),
-        markers=_markers(frame, scored),
-        think=_think(frame, scored, stored_ok, settings),
+        markers={k: markers[k] for k in MARKER_COUNTS},
+        think=think.result(),
         rules=rules,
         examples=_examples(
-            frame, stored, labelled, scored, flips_by_scheme, schemes, settings, presets
+            rows, stored, labelled, scored, flips_by_scheme, schemes, settings, presets
         ),
     )
+
+
+def _where(start: int, height: int) -> str:
+    end = min(start + CHUNK_ROWS, height)
+    return f" (rows {start:,}-{end:,} of {height:,})" if height > CHUNK_ROWS else ""
 
 
 CHUNK_ROWS = 100_000
@@ -204,16 +225,16 @@ def _slim(
     return mask_error_rows(chunk, labelled).select("rule", "span_start", "span_end", "correct")
 
 
-def _check_columns(frame: pl.DataFrame, settings: AuditSettings) -> None:
-    missing = [c for c in ("raw", "truth", *settings.group_by) if c not in frame.columns]
+def _check_columns(columns: list[str], settings: AuditSettings) -> None:
+    missing = [c for c in ("raw", "truth", *settings.group_by) if c not in columns]
     if missing:
         raise ValueError(
-            f"the audit table lacks column(s) {', '.join(missing)}; available: {', '.join(frame.columns)}"
+            f"the audit table lacks column(s) {', '.join(missing)}; available: {', '.join(columns)}"
         )
 
 
 def _coverage(
-    frame: pl.DataFrame,
+    height: int,
     has_truth: pl.Series,
     stored: pl.Series,
     n_groups: int,
@@ -221,7 +242,7 @@ def _coverage(
 ) -> dict[str, Any]:
     cov: dict[str, Any] = dict(source_coverage or {})
     cov.update(
-        rows=frame.height,
+        rows=height,
         scored=int((has_truth & stored.is_not_null()).sum()),
         skipped={
             "no_truth": int((~has_truth).sum()),
@@ -341,16 +362,19 @@ def _contains_any_lowercased(column: pl.Series, markers: Sequence[str]) -> pl.Se
     return column.str.contains_any(variants, ascii_case_insensitive=True).fill_null(False)
 
 
-def _markers(frame: pl.DataFrame, scored: pl.Series) -> dict[str, int]:
+MARKER_COUNTS = ("raw_role", "raw_block", "parsed_role", "parsed_block")
+
+
+def _markers(chunk: pl.DataFrame, scored: pl.Series) -> dict[str, int]:
     """Scored rows whose raw text / stored parse holds a role or block marker."""
     parsed = (
-        frame["parsed"]
-        if "parsed" in frame.columns
-        else pl.Series([None] * frame.height, dtype=pl.String)
+        chunk["parsed"]
+        if "parsed" in chunk.columns
+        else pl.Series([None] * chunk.height, dtype=pl.String)
     )
     return {
-        "raw_role": _count_any(frame["raw"], ROLE_MARKERS, scored),
-        "raw_block": _count_any(frame["raw"], BLOCK_MARKERS, scored),
+        "raw_role": _count_any(chunk["raw"], ROLE_MARKERS, scored),
+        "raw_block": _count_any(chunk["raw"], BLOCK_MARKERS, scored),
         "parsed_role": _count_any(parsed, ROLE_MARKERS, scored),
         "parsed_block": _count_any(parsed, BLOCK_MARKERS, scored),
     }
@@ -359,37 +383,45 @@ def _markers(frame: pl.DataFrame, scored: pl.Series) -> dict[str, int]:
 _AFTER_THINK = FreeformPreset("after-think", (), case_sensitive=False, strip_think=True)
 
 
-def _think(
-    frame: pl.DataFrame,
-    scored: pl.Series,
-    stored_ok: np.ndarray[Any, np.dtype[np.bool_]],
-    settings: AuditSettings,
-) -> dict[str, Any]:
+class _ThinkTally:
     """Scored rows with ``</think>``, and what scoring only the text after the last one (v2)
-    flips (``stored_ok``: the stored labels of the scored rows)."""
-    has_all = _contains_any_lowercased(frame["raw"], ["</think>"])
-    has = has_all.filter(scored)
-    n = int(has.sum())
-    if settings.kind != "freeform" or not n:
-        return {"rows": n, "post_think_flips": None if settings.kind != "freeform" else 0,
-                "stored_right_post_think_wrong": []}  # fmt: skip
-    sub = frame.filter(has_all & scored)
-    post = extract_column(sub, _AFTER_THINK.name, "freeform", {_AFTER_THINK.name: _AFTER_THINK})
-    ok = label_column(post["value"], sub["truth"], "freeform", "v2").fill_null(False).to_numpy()
-    before = stored_ok[has.to_numpy()]
-    lost = np.flatnonzero(before & ~ok)[: settings.max_examples]
-    return {
-        "rows": n,
-        "post_think_flips": int((ok != before).sum()),
-        "stored_right_post_think_wrong": [
-            {
-                "id": sub["id"][int(i)],
-                "truth": sub["truth"][int(i)],
-                "post_think": snippet(post["value"][int(i)]),
-            }
-            for i in lost
-        ],
-    }
+    flips, added up slice by slice (`add`) and reported by `result`."""
+
+    def __init__(self, settings: AuditSettings) -> None:
+        self.settings = settings
+        self.rows = 0
+        self.flips = 0
+        self.lost: list[dict[str, Any]] = []
+
+    def add(self, chunk: pl.DataFrame, scored: pl.Series, stored: pl.Series) -> None:
+        has = _contains_any_lowercased(chunk["raw"], ["</think>"]) & scored
+        n = int(has.sum())
+        self.rows += n
+        if self.settings.kind != "freeform" or not n:
+            return
+        sub = chunk.filter(has)
+        presets = {_AFTER_THINK.name: _AFTER_THINK}
+        post = extract_column(sub, _AFTER_THINK.name, "freeform", presets)
+        ok = label_column(post["value"], sub["truth"], "freeform", "v2").fill_null(False).to_numpy()
+        before = stored.filter(has).cast(pl.Boolean).to_numpy().astype(bool)
+        self.flips += int((ok != before).sum())
+        room = self.settings.max_examples - len(self.lost)
+        for i in np.flatnonzero(before & ~ok)[: max(room, 0)]:
+            self.lost.append(
+                {
+                    "id": sub["id"][int(i)],
+                    "truth": sub["truth"][int(i)],
+                    "post_think": snippet(post["value"][int(i)]),
+                }
+            )
+
+    def result(self) -> dict[str, Any]:
+        freeform = self.settings.kind == "freeform"
+        return {
+            "rows": self.rows,
+            "post_think_flips": self.flips if freeform else None,
+            "stored_right_post_think_wrong": self.lost,
+        }
 
 
 def _rule_counts(table: pl.DataFrame, group_by: Sequence[str]) -> dict[str, Any]:
@@ -409,7 +441,7 @@ def _rule_counts(table: pl.DataFrame, group_by: Sequence[str]) -> dict[str, Any]
 
 
 def _examples(
-    frame: pl.DataFrame,
+    rows: Rows,
     stored: pl.Series,
     labelled: Mapping[str, pl.DataFrame],
     scored: pl.Series,
@@ -425,15 +457,17 @@ def _examples(
     order = {s.name: k for k, s in enumerate(schemes)}
     chosen.sort(key=lambda p: (order[p[0]], p[1]))
     at = scored.arg_true()  # index among scored rows -> row of the table
+    wanted = sorted({int(at[i]) for _, i in chosen})
+    fetched = rows.take(wanted)  # one read of the chosen rows (a streamed table reads its files)
+    position = {k: j for j, k in enumerate(wanted)}
     by_name = {s.name: s for s in schemes}
     out = []
     for name, i in chosen:
         k = int(at[i])
-        row = frame.row(k, named=True)
-        row["_stored"] = stored[k]
+        one = fetched.slice(position[k], 1)
+        row = one.row(0, named=True)
         lab = labelled[name].row(k, named=True)
         # the audit kept no values: the chosen row is extracted again (same rules, same value)
-        one = frame.slice(k, 1)
         again = apply_scheme(one, by_name[name], settings.kind, presets)
         lab["value"] = mask_error_rows(one, again)["value"][0]
         raw = row["raw"] or ""
@@ -444,7 +478,7 @@ def _examples(
                 "id": row["id"],
                 "group": {g: row[g] for g in settings.group_by},
                 "truth": row["truth"],
-                "stored_label": bool(row["_stored"]),
+                "stored_label": bool(stored[k]),
                 "scheme_label": bool(lab["correct"]),
                 "rule": lab["rule"],
                 "span": span,

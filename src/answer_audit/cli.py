@@ -12,6 +12,7 @@ from functools import wraps
 from pathlib import Path
 from typing import Annotated, Any, ParamSpec, TypeVar
 
+import polars as pl
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
@@ -24,7 +25,7 @@ from answer_audit.audit import AuditResult, AuditSettings, audit
 from answer_audit.cli_options import split_list
 from answer_audit.demo import write_demo_runs
 from answer_audit.extract import extract
-from answer_audit.loading import RUN_CONDITIONS, SourceSpec, load
+from answer_audit.loading import RUN_CONDITIONS, SourceSpec, load_streamed
 from answer_audit.outputs import atomic_write_text, check_output_paths
 from answer_audit.parallel import resolve_workers
 from answer_audit.parsers import ChoicePreset, PresetError, PresetSet
@@ -32,7 +33,8 @@ from answer_audit.report.audit_md import render_audit_markdown
 from answer_audit.report.html import render_audit_html
 from answer_audit.report.presets_md import presets_markdown
 from answer_audit.schemes import KINDS, Scheme, default_schemes, merge_schemes, parse_scheme
-from answer_audit.sources import ColumnMap, SourceError
+from answer_audit.sources import ColumnMap, LoadedTable, SourceError
+from answer_audit.sources.lazy import StreamedRows, StreamedTable
 
 
 def _click_class(name: str) -> type[Exception]:
@@ -271,13 +273,15 @@ def audit_cmd(
     # loading, so the bar shows activity and the message says where it is
     with progress_reporter(quiet, total=None) as step:
         step("loading")
-        loaded, groups = load(spec, cmap)
+        # Parquet files and run folders: the texts are read a slice at a time
+        loaded, groups = load_streamed(spec, cmap)
         settings = AuditSettings(kind=kind, group_by=groups, seed=seed, n_boot=bootstrap,
                                  max_examples=max_examples)  # fmt: skip
-        schemes, skipped = runnable_schemes(schemes, user_schemes, loaded.frame.columns)
-        result = audit(loaded.frame, schemes, settings, presets=preset_set,
-                       source_coverage=loaded.coverage, progress=step,
-                       workers=resolve_workers(workers))  # fmt: skip
+        with _opened(loaded) as rows:
+            schemes, skipped = runnable_schemes(schemes, user_schemes, rows.columns)
+            result = audit(rows, schemes, settings, presets=preset_set,
+                           source_coverage=loaded.coverage, progress=step,
+                           workers=resolve_workers(workers))  # fmt: skip
     result.notes.extend([*loaded.notes, *skipped])
     write_audit_reports(result, out_md=out_md, out_json=out_json, out_html=out_html,
                         max_rows=max_rows, inputs=spec.inputs)  # fmt: skip
@@ -286,6 +290,18 @@ def audit_cmd(
     for path in (out_md, out_json, out_html):
         if path is not None:
             out.print(f"wrote {path}")
+
+
+@contextmanager
+def _opened(loaded: LoadedTable | StreamedTable) -> Iterator[pl.DataFrame | StreamedRows]:
+    """The rows to audit; a streamed table's inputs are let go of afterwards."""
+    if isinstance(loaded, LoadedTable):
+        yield loaded.frame
+        return
+    try:
+        yield loaded.rows
+    finally:
+        loaded.rows.close()
 
 
 def runnable_schemes(

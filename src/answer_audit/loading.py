@@ -7,7 +7,9 @@ from pathlib import Path
 
 from answer_audit.sources import ColumnMap, LoadedTable, SourceError, load_files, load_runs
 from answer_audit.sources.frameworks import default_groups
-from answer_audit.sources.runs import DB_NAME
+from answer_audit.sources.lazy import StreamedTable
+from answer_audit.sources.load import stream_files
+from answer_audit.sources.runs import DB_NAME, stream_runs
 
 RUN_GROUPS = ("temperature", "variant", "condition")
 RUN_CONDITIONS = ("control", "asch_history_5", "authoritative_bias")
@@ -63,3 +65,22 @@ def load(spec: SourceSpec, cmap: ColumnMap) -> tuple[LoadedTable, tuple[str, ...
     )
     formats = [f["format"] for f in loaded.coverage["files"]]
     return loaded, cmap.group_by or default_groups(formats)
+
+
+def load_streamed(
+    spec: SourceSpec, cmap: ColumnMap
+) -> tuple[LoadedTable | StreamedTable, tuple[str, ...]]:
+    """`load` for a reader that goes through the rows once, in order, a slice at a time (the
+    audit): Parquet files and run folders come back as a `StreamedTable` whose text columns
+    stay in the inputs (close its rows when done); every other input is loaded whole. The
+    rows, notes and coverage are the same."""
+    if spec.runs_dir is not None and spec.metadata is not None and not spec.paths:
+        runs = stream_runs(spec.runs_dir, spec.metadata, conditions=spec.conditions)
+        return runs, cmap.group_by or RUN_GROUPS
+    reader_options = (spec.records_key, spec.table, spec.query, spec.metric, spec.scorer)
+    plain = all(o is None for o in reader_options) and not spec.skip_bad_lines
+    if spec.paths and spec.runs_dir is None and spec.metadata is None and plain:
+        streamed = stream_files(list(spec.paths), cmap, fmt=spec.fmt)
+        if streamed is not None:
+            return streamed, cmap.group_by or default_groups(["parquet"] * len(spec.paths))
+    return load(spec, cmap)

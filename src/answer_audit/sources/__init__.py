@@ -1,16 +1,18 @@
 """Every input format to one canonical Polars table (id, raw, parsed, label, truth, groups).
 
 Readers live here because reading files is an edge: the rest of the package works on the
-canonical frame and never opens a file.
+canonical frame and never opens a file. `stream_files` and `stream_runs` give the same table
+with its long text columns left in the inputs, read a slice at a time (`sources.lazy`).
 """
 
 from answer_audit.sources.canonical import ColumnMap, LoadedTable
 from answer_audit.sources.errors import SourceError
 from answer_audit.sources.files import FORMATS, read_table
 from answer_audit.sources.labels import parse_label
+from answer_audit.sources.lazy import StreamedTable
 from answer_audit.sources.lm_eval import filter_agreement
-from answer_audit.sources.load import load_files
-from answer_audit.sources.runs import DEFAULT_CONDITIONS, load_runs
+from answer_audit.sources.load import load_files, stream_files
+from answer_audit.sources.runs import DEFAULT_CONDITIONS, load_runs, stream_runs
 from answer_audit.sources.runs_write import write_runs
 
 __all__ = [
@@ -19,10 +21,13 @@ __all__ = [
     "ColumnMap",
     "LoadedTable",
     "SourceError",
+    "StreamedTable",
     "filter_agreement",
     "load_files",
     "load_runs",
     "parse_label",
     "read_table",
+    "stream_files",
+    "stream_runs",
     "write_runs",
 ]

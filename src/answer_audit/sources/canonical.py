@@ -45,6 +45,10 @@ class LoadedTable:
     notes: list[str] = field(default_factory=list)
 
 
+# The long text columns: a streamed table (`sources.lazy`) reads them a slice at a time.
+TEXT_ROLES = ("raw", "parsed", "choices")
+
+
 def canonical_frame(
     frame: pl.DataFrame,
     cmap: ColumnMap,
@@ -52,19 +56,22 @@ def canonical_frame(
     where: str,
     id_prefix: str = "",
     extra: tuple[str, ...] = (),
+    texts: bool = True,
 ) -> pl.DataFrame:
     """One input frame (with a `source` column) in canonical form, rows in input order.
 
     Columns: id, raw, then parsed/label/truth/error when mapped, source, the group columns under
     their own names, then `extra` columns as they are. Generated ids are `id_prefix` + the 0-based
-    row number. `null_values` become null in every column but raw and id.
+    row number. `null_values` become null in every column but raw and id. With ``texts=False``
+    the frame holds no text columns (the caller checked them) and the result has none of
+    `TEXT_ROLES` (`canonical_texts` makes them).
     """
-    _check_map(frame, cmap, where, extra)
+    present = frame.columns if texts else [*frame.columns, *text_sources(cmap)]
+    check_map(present, cmap, where, extra)
     columns = [_id_column(frame, cmap, id_prefix, where)]
-    columns.append(_text(frame, str(cmap.raw), where, ()).alias("raw"))
+    texts_of = canonical_texts(frame, cmap, where) if texts else {}
+    columns += [texts_of[name] for name in ("raw", "parsed") if name in texts_of]
     nulls = cmap.null_values
-    if cmap.parsed is not None:
-        columns.append(_text(frame, cmap.parsed, where, nulls).alias("parsed"))
     if cmap.label is not None:
         stored = _nulled(frame[cmap.label], nulls)
         columns.append(parse_label(stored, column=cmap.label, where=where).alias("label"))
@@ -74,22 +81,38 @@ def canonical_frame(
         error = _text(frame, cmap.error, where, nulls)
         # "Non-empty means the row errored": blank cells must not count as errors.
         columns.append(_nulled(error, ("",), strip=True).alias("error"))
-    if cmap.choices is not None:
-        columns.append(_options_text(frame[cmap.choices]).alias("choices"))
+    if "choices" in texts_of:
+        columns.append(texts_of["choices"])
     columns.append(frame["source"].cast(pl.String))
     columns += [_group_column(frame[g], nulls) for g in cmap.group_by if g != "source"]
     columns += [frame[name] for name in extra]
     return pl.DataFrame(columns)
 
 
-def _check_map(frame: pl.DataFrame, cmap: ColumnMap, where: str, extra: tuple[str, ...]) -> None:
+def canonical_texts(frame: pl.DataFrame, cmap: ColumnMap, where: str) -> dict[str, pl.Series]:
+    """The canonical text columns (`TEXT_ROLES` that are mapped) of an input frame."""
+    out = {"raw": _text(frame, str(cmap.raw), where, ()).alias("raw")}
+    if cmap.parsed is not None:
+        out["parsed"] = _text(frame, cmap.parsed, where, cmap.null_values).alias("parsed")
+    if cmap.choices is not None:
+        out["choices"] = _options_text(frame[cmap.choices]).alias("choices")
+    return out
+
+
+def text_sources(cmap: ColumnMap) -> list[str]:
+    """The input columns the canonical text columns are made from."""
+    return list(dict.fromkeys(c for c in (cmap.raw, cmap.parsed, cmap.choices) if c is not None))
+
+
+def check_map(columns: list[str], cmap: ColumnMap, where: str, extra: tuple[str, ...] = ()) -> None:
+    """Every mapped column is among ``columns``; the group columns keep clear of canonical names."""
     if cmap.raw is None:
         raise SourceError("no raw output column given; name it with --raw COLUMN")
     roles = (cmap.id, cmap.raw, cmap.parsed, cmap.label, cmap.truth, cmap.error, cmap.choices)
     wanted = [c for c in roles if c is not None] + list(cmap.group_by) + list(extra)
     for name in wanted:
-        if name not in frame.columns:
-            available = ", ".join(frame.columns)
+        if name not in columns:
+            available = ", ".join(columns)
             raise SourceError(f"column '{name}' not found in {where}; available: {available}")
     for name in cmap.group_by:
         if name in CANONICAL:

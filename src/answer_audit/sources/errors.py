@@ -15,3 +15,10 @@ class SourceError(Exception):
 class FormatMismatch(SourceError):
     """The file does not read as the format it was taken for (e.g. a JSONL that is not lm-eval
     samples); with `--format auto` the message then says what the detection saw."""
+
+
+def first_line(exc: BaseException) -> str:
+    """The first line of an exception's message (a library's long error, shortened for one
+    stderr line), or its type's name when it has none."""
+    lines = str(exc).strip().splitlines()
+    return lines[0] if lines else type(exc).__name__

@@ -12,7 +12,7 @@ import polars as pl
 
 from answer_audit.sources.columns import frame_from_records
 from answer_audit.sources.decode import decode_utf8, read_bytes, reject_wide_encodings
-from answer_audit.sources.errors import FormatMismatch, SourceError
+from answer_audit.sources.errors import FormatMismatch, SourceError, first_line
 from answer_audit.sources.inspect_log import looks_like_inspect_json, read_inspect_log
 from answer_audit.sources.jsonfmt import parse_json_records, parse_jsonl
 from answer_audit.sources.lm_eval import lm_eval_frame, looks_like_lm_eval
@@ -181,7 +181,7 @@ def _read_csv(text: str, where: Path) -> pl.DataFrame:
         # Every cell as text: ids and answers such as "007" must survive unchanged.
         return pl.read_csv(text.encode("utf-8"), infer_schema=False, raise_if_empty=False)
     except pl.exceptions.PolarsError as exc:
-        raise SourceError(f"{where}: not a readable CSV file ({_first_line(exc)})") from exc
+        raise SourceError(f"{where}: not a readable CSV file ({first_line(exc)})") from exc
 
 
 def _reject_duplicate_headers(text: str, where: Path) -> None:
@@ -217,9 +217,4 @@ def _read_parquet(where: Path) -> pl.DataFrame:
     try:
         return pl.scan_parquet(where).collect()
     except (pl.exceptions.PolarsError, OSError) as exc:
-        raise SourceError(f"{where}: not a readable Parquet file ({_first_line(exc)})") from exc
-
-
-def _first_line(exc: BaseException) -> str:
-    lines = str(exc).strip().splitlines()
-    return lines[0] if lines else type(exc).__name__
+        raise SourceError(f"{where}: not a readable Parquet file ({first_line(exc)})") from exc

@@ -12,8 +12,9 @@ import polars as pl
 
 from answer_audit.sources.canonical import ColumnMap, LoadedTable, canonical_frame, concat_frames
 from answer_audit.sources.errors import SourceError
-from answer_audit.sources.files import read_table
+from answer_audit.sources.files import detect_format, read_table
 from answer_audit.sources.frameworks import framework_map, is_framework
+from answer_audit.sources.lazy import StreamedTable, stream_parquet
 
 PathArg = str | os.PathLike[str]
 
@@ -67,10 +68,7 @@ def load_files(
         )
         labelled = frame.with_columns(pl.lit(source, dtype=pl.String).alias("source"))
         if "source" in frame.columns:
-            notes.append(
-                f"{path}: its own 'source' column is kept in the original table; the canonical "
-                "'source' is the file name"
-            )
+            notes.append(_OWN_SOURCE.format(path=path))
         originals.append(frame if "source" in frame.columns else labelled)
         prefix = f"{source}:" if len(given) > 1 else ""
         canonical.append(canonical_frame(labelled, used, where=str(path), id_prefix=prefix))
@@ -83,6 +81,41 @@ def load_files(
     _check_truth(result, cmap)
     notes += _duplicate_id_notes(result)
     return LoadedTable(result, concat_frames(originals), _coverage(result, files), notes)
+
+
+def stream_files(
+    paths: PathArg | Iterable[PathArg], cmap: ColumnMap, *, fmt: str = "auto"
+) -> StreamedTable | None:
+    """The table `load_files` builds, but with the long text columns left in the files and
+    read a slice at a time (`sources.lazy`), when every file is Parquet; None otherwise (or
+    when a file is missing: `load_files` then says which). Same rows, ids, notes and coverage.
+    """
+    given = [Path(paths)] if isinstance(paths, str | os.PathLike) else [Path(p) for p in paths]
+    if not given or not all(p.is_file() for p in given):
+        return None
+    if any((detect_format(p) if fmt == "auto" else fmt) != "parquet" for p in given):
+        return None
+    sources = _source_names(given)
+    rows, originals = stream_parquet(given, sources, cmap)
+    files = [
+        {"source": source, "path": str(path), "format": "parquet", "bad_lines_skipped": 0,
+         "decode_replacements": 0, "rows": frame.height}
+        for path, source, frame in zip(given, sources, originals, strict=True)
+    ]  # fmt: skip
+    notes = [
+        _OWN_SOURCE.format(path=path)
+        for path, frame in zip(given, originals, strict=True)
+        if "source" in frame.columns
+    ]
+    _check_truth(rows.small, cmap)
+    notes += _duplicate_id_notes(rows.small)
+    return StreamedTable(rows, _coverage(rows.small, files), notes)
+
+
+_OWN_SOURCE = (
+    "{path}: its own 'source' column is kept in the original table; the canonical 'source' is "
+    "the file name"
+)
 
 
 def _source_names(paths: list[Path]) -> list[str]:

@@ -5,17 +5,25 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import polars as pl
 
-from answer_audit.sources.canonical import ColumnMap, LoadedTable, canonical_frame, concat_frames
+from answer_audit.sources.canonical import (
+    ColumnMap,
+    LoadedTable,
+    canonical_frame,
+    canonical_texts,
+    concat_frames,
+)
 from answer_audit.sources.columns import frame_from_rows
 from answer_audit.sources.decode import decode_utf8, read_bytes
 from answer_audit.sources.errors import SourceError
+from answer_audit.sources.lazy import Part, StreamedRows, StreamedTable
 from answer_audit.sources.sqlite import describe_tables, open_readonly
 
 DEFAULT_CONDITIONS = ("control", "asch_history_5", "authoritative_bias")
@@ -44,11 +52,18 @@ WHERE t.run_id = ? AND c.name IN ({marks})
 ORDER BY t.created_at, t.trial_id
 """
 _OUTPUTS_SQL = """
-SELECT o.trial_id, o.output_id, o.raw_text, o.parsed_answer_text, o.parsed_answer_json,
+SELECT o.trial_id, o.output_id, {texts}, o.parsed_answer_json,
        o.is_correct, o.refusal_flag, o.latency_ms, o.token_usage_json
 FROM conformity_outputs AS o
 WHERE o.trial_id IN (SELECT trial_id FROM conformity_trials WHERE run_id = ?)
 """
+_TEXTS = "o.raw_text, o.parsed_answer_text"
+# A streamed read (`stream_runs`) keeps each output's rowid and reads its texts by slices.
+_ROWID = "_output_rowid"
+_TEXTS_BY_ROWID_SQL = (
+    "SELECT rowid, raw_text, parsed_answer_text FROM conformity_outputs WHERE rowid IN ({marks})"
+)
+_MAX_PARAMETERS = 900  # below SQLite's oldest limit on parameters per statement (999)
 _CONDITION_COUNTS_SQL = """
 SELECT c.name, COUNT(*) FROM conformity_trials AS t
 JOIN conformity_conditions AS c ON c.condition_id = t.condition_id
@@ -81,34 +96,125 @@ def load_runs(
 
     Example: `load_runs("runs", "runs/runs_metadata.json").frame`.
     """
+    canonical: list[pl.DataFrame] = []
+    originals: list[pl.DataFrame] = []
+
+    def read(db_path: Path, run: RunEntry, names: Sequence[str] | None) -> tuple[int, list[str]]:
+        with open_readonly(db_path) as conn:
+            frame, notes = _read_run(conn, db_path, run, names, _TEXTS)
+        originals.append(frame)
+        canonical.append(canonical_frame(frame, RUNS_MAP, where=str(db_path), extra=RUNS_EXTRA))
+        return frame.height, notes
+
+    coverage, notes = _read_runs(runs_dir, metadata_path, conditions, read)
+    return LoadedTable(concat_frames(canonical), concat_frames(originals), coverage, notes)
+
+
+def stream_runs(
+    runs_dir: str | os.PathLike[str],
+    metadata_path: str | os.PathLike[str],
+    *,
+    conditions: Sequence[str] | None = DEFAULT_CONDITIONS,
+) -> StreamedTable:
+    """`load_runs`, with the raw and parsed texts left in the databases and read a slice at a
+    time (`sources.lazy`); the databases stay open, read-only, until ``rows.close()``."""
+    smalls: list[pl.DataFrame] = []
+    parts: list[Part] = []
+    stack = ExitStack()
+
+    def read(db_path: Path, run: RunEntry, names: Sequence[str] | None) -> tuple[int, list[str]]:
+        conn = stack.enter_context(open_readonly(db_path))
+        frame, notes = _read_run(conn, db_path, run, names, f"o.rowid AS {_ROWID}")
+        small = canonical_frame(frame, RUNS_MAP, where=str(db_path), extra=RUNS_EXTRA, texts=False)
+        start = sum(p.height for p in parts)
+        parts.append(_RunPart(db_path, start, frame.height, conn, frame[_ROWID]))
+        smalls.append(small)
+        return frame.height, notes
+
+    try:
+        coverage, notes = _read_runs(runs_dir, metadata_path, conditions, read)
+    except BaseException:
+        stack.close()
+        raise
+    rows = StreamedRows(concat_frames(smalls), tuple(parts), RUNS_MAP, resources=stack)
+    return StreamedTable(rows, coverage, notes)
+
+
+def _read_runs(
+    runs_dir: str | os.PathLike[str],
+    metadata_path: str | os.PathLike[str],
+    conditions: Sequence[str] | None,
+    read: Callable[[Path, RunEntry, Sequence[str] | None], tuple[int, list[str]]],
+) -> tuple[dict[str, Any], list[str]]:
+    """Every completed run through ``read`` (rows, notes), in temperature order; the coverage
+    and notes of the whole read."""
     if isinstance(conditions, str):
         conditions = (conditions,)  # one name, not its letters
     runs = read_metadata(Path(metadata_path))
     completed = sorted((r for r in runs if r.status == "completed"), key=lambda r: r.temperature)
     if not completed:
         raise SourceError(f"{metadata_path}: no experiment has status 'completed'")
-    canonical: list[pl.DataFrame] = []
-    originals: list[pl.DataFrame] = []
     covered: list[dict[str, Any]] = []
     notes: list[str] = []
+    total = 0
     for run in completed:
         db_path = Path(runs_dir) / str(run.run_dir) / DB_NAME
-        frame, run_notes = _read_run(db_path, run, conditions)
-        originals.append(frame)
-        canonical.append(canonical_frame(frame, RUNS_MAP, where=str(db_path), extra=RUNS_EXTRA))
+        if not db_path.is_file():
+            raise SourceError(
+                f"{db_path}: database not found for the run at temperature {run.temperature} "
+                f"(run_dir '{run.run_dir}'); check the runs folder and the metadata file"
+            )
+        height, run_notes = read(db_path, run, conditions)
         covered.append(
             {"temperature": run.temperature, "run_id": run.run_id, "run_dir": run.run_dir}
-            | {"rows": frame.height}
+            | {"rows": height}
         )
         notes += run_notes
-    result = concat_frames(canonical)
-    if result.height == 0:
+        total += height
+    if total == 0:
         raise SourceError(f"{runs_dir}: the completed runs hold no trials for {conditions}")
     skipped = [vars(r) for r in runs if r.status != "completed"]
     notes += [f"skipped run at temperature {r['temperature']}: {r['status']}" for r in skipped]
-    coverage = {"runs": covered, "rows": result.height, "skipped_runs": skipped}
+    coverage = {"runs": covered, "rows": total, "skipped_runs": skipped}
     coverage["conditions"] = list(conditions) if conditions is not None else None
-    return LoadedTable(result, concat_frames(originals), coverage, notes)
+    return coverage, notes
+
+
+@dataclass(frozen=True, eq=False)
+class _RunPart:
+    """One run database of a streamed table: its outputs' rowids, in table order (null for a
+    trial without output), and the open connection their texts are read through."""
+
+    path: Path
+    start: int
+    height: int
+    conn: sqlite3.Connection
+    rowids: pl.Series
+
+    def texts(self, offset: int, length: int) -> pl.DataFrame:
+        return self._texts(self.rowids.slice(offset, length))
+
+    def texts_at(self, rows: list[int]) -> pl.DataFrame:
+        return self._texts(self.rowids.gather(rows))
+
+    def close(self) -> None:
+        pass  # the connections belong to the table's `resources`
+
+    def _texts(self, rowids: pl.Series) -> pl.DataFrame:
+        wanted = rowids.drop_nulls().unique().sort().to_list()
+        found: list[tuple[object, ...]] = []
+        try:
+            for i in range(0, len(wanted), _MAX_PARAMETERS):
+                batch = wanted[i : i + _MAX_PARAMETERS]
+                sql = _TEXTS_BY_ROWID_SQL.format(marks=", ".join("?" * len(batch)))
+                found += self.conn.execute(sql, batch).fetchall()
+        except sqlite3.Error as exc:
+            raise SourceError(f"{self.path}: reading the output texts failed ({exc})") from exc
+        texts = frame_from_rows([_ROWID, "raw_text", "parsed_answer_text"], found)
+        texts = texts.with_columns(pl.col(_ROWID).cast(pl.Int64))
+        rows = rowids.cast(pl.Int64).to_frame(_ROWID)
+        joined = rows.join(texts, on=_ROWID, how="left", maintain_order="left")
+        return pl.DataFrame(list(canonical_texts(joined, RUNS_MAP, str(self.path)).values()))
 
 
 def read_metadata(path: Path) -> list[RunEntry]:
@@ -145,23 +251,23 @@ def _entry(path: Path, key: str, value: Any) -> RunEntry:
 
 
 def _read_run(
-    db_path: Path, run: RunEntry, conditions: Sequence[str] | None
+    conn: sqlite3.Connection,
+    db_path: Path,
+    run: RunEntry,
+    conditions: Sequence[str] | None,
+    texts: str,
 ) -> tuple[pl.DataFrame, list[str]]:
-    if not db_path.is_file():
-        raise SourceError(
-            f"{db_path}: database not found for the run at temperature {run.temperature} "
-            f"(run_dir '{run.run_dir}'); check the runs folder and the metadata file"
-        )
-    with open_readonly(db_path) as conn:
-        try:
-            counts = dict(conn.execute(_CONDITION_COUNTS_SQL, (run.run_id,)).fetchall())
-            names = list(counts) if conditions is None else list(conditions)
-            sql = _TRIALS_SQL.format(marks=", ".join("?" * len(names)) or "NULL")
-            trials = _query(conn, sql, (run.run_id, *names))
-            outputs = _query(conn, _OUTPUTS_SQL, (run.run_id,))
-        except sqlite3.Error as exc:
-            tables = ", ".join(describe_tables(conn)) or "(none)"
-            raise SourceError(f"{db_path}: cannot read the run ({exc}); tables: {tables}") from exc
+    """One run's trials joined with their outputs; ``texts`` names the output columns read
+    for the texts (`_TEXTS`, or the rowid of a streamed read)."""
+    try:
+        counts = dict(conn.execute(_CONDITION_COUNTS_SQL, (run.run_id,)).fetchall())
+        names = list(counts) if conditions is None else list(conditions)
+        sql = _TRIALS_SQL.format(marks=", ".join("?" * len(names)) or "NULL")
+        trials = _query(conn, sql, (run.run_id, *names))
+        outputs = _query(conn, _OUTPUTS_SQL.format(texts=texts), (run.run_id,))
+    except sqlite3.Error as exc:
+        tables = ", ".join(describe_tables(conn)) or "(none)"
+        raise SourceError(f"{db_path}: cannot read the run ({exc}); tables: {tables}") from exc
     if trials.schema["trial_id"] != outputs.schema["trial_id"]:  # e.g. ints in one table
         trials, outputs = (
             f.with_columns(pl.col("trial_id").cast(pl.String)) for f in (trials, outputs)
