@@ -365,3 +365,28 @@ def test_column_from_values_encodes_nested_and_bytes_cells_only() -> None:
     assert column_from_values("x", [b"caf\xc3\xa9", "x"]).to_list() == ["café", "x"]
     assert column_from_values("x", [1, 2, None]).dtype == pl.Int64
     assert column_from_values("x", [1, "a"]).to_list() == ["1", "a"]
+
+
+# ------------------------------------------- one definition of an error row and of blank
+
+
+def test_audit_rescore_and_diff_mask_the_same_error_rows() -> None:
+    # "\x1c" is whitespace to Python's str.strip (the row rules) but not to Polars' default
+    # strip: the audit (Polars) marked such an error cell as an error, rescore (Python) did not.
+    frame = pl.DataFrame(
+        {"id": ["1", "2", "3", "4"], "raw": ["Paris", "Paris", "Rome", "\x1c\x1d "],
+         "truth": ["Paris"] * 4, "label": [True, True, False, False],
+         "error": ["\x1c", "timeout", None, None], "parsed": ["Paris", "Paris", "Rome", ""]}
+    )  # fmt: skip
+    report = audit(frame, [Scheme("p", "freeform/v2", "v2")], AuditSettings(n_boot=10))
+    audit_rules = report.rules["p"]["overall"]
+    assert audit_rules.get("error") == 1  # row 2 only
+    from answer_audit.labeling import parser_labels, stored_labels
+    from answer_audit.parsers import get_parser
+
+    labels = parser_labels(frame, get_parser("freeform/v2"))
+    assert labels.rules[:2] == ["whole-text", "error"]
+    assert labels.rules[3] == "no-output"  # blank to Python: no output, not an answer
+    assert labels.correct == [True, False, False, False]
+    assert stored_labels(frame, "freeform").rules[:2] == ["stored", "error"]
+    assert diff_labelings(frame, "stored", "freeform/v2").rule_pairs == []  # same rows masked

@@ -20,16 +20,17 @@ from answer_audit.parsers import ChoicePreset, Parser, PresetError, get_parser
 from answer_audit.schemes import (
     ERROR_RULE,
     KINDS,
+    NO_OUTPUT_RULE,
     STORED,
     Kind,
     Scheme,
     apply_scheme,
+    mask_error_rows,
     truth_key,
 )
-from answer_audit.text import NORMALIZERS
+from answer_audit.text import NORMALIZERS, WHITESPACE
 
 Value = str | int | None
-NO_OUTPUT_RULE = "no-output"
 ERROR_RULES = (ERROR_RULE, NO_OUTPUT_RULE)
 STORED_PREFIX = "stored:"
 
@@ -93,21 +94,6 @@ def pick_normalizer(normalizer: str | None, kind: Kind) -> str:
     return normalizer
 
 
-def error_rules(frame: pl.DataFrame) -> list[str | None]:
-    """Per row: ``error`` (error column non-empty), ``no-output`` (raw empty/missing) or None."""
-    raw = frame["raw"].to_list()
-    errors = frame["error"].to_list() if "error" in frame.columns else [None] * frame.height
-    out: list[str | None] = []
-    for text, error in zip(raw, errors, strict=True):
-        if error is not None and str(error).strip():
-            out.append(ERROR_RULE)
-        elif text is None or not text.strip():
-            out.append(NO_OUTPUT_RULE)
-        else:
-            out.append(None)
-    return out
-
-
 def parser_labels(
     frame: pl.DataFrame,
     parser: Parser,
@@ -143,7 +129,7 @@ def stored_labels(
         frame = frame.with_columns(column)
     elif "parsed" not in frame.columns:
         raise ValueError(f"{name}: no stored parse column was mapped; name one as stored:COLUMN")
-    blank = frame["parsed"].str.strip_chars().eq("").fill_null(False)
+    blank = frame["parsed"].str.strip_chars(WHITESPACE).eq("").fill_null(False)
     frame = frame.with_columns(
         pl.when(blank).then(None).otherwise(pl.col("parsed")).alias("parsed")
     )
@@ -154,24 +140,13 @@ def stored_labels(
 def _finish(
     frame: pl.DataFrame, table: pl.DataFrame, name: str, kind: Kind, *, stored: bool
 ) -> Labels:
-    values: list[Value] = []
-    rules: list[str] = []
-    spans: list[Span | None] = []
-    correct: list[bool | None] = []
-    for row, err in zip(table.iter_rows(named=True), error_rules(frame), strict=True):
-        ok: bool | None = row["correct"]
-        if err is not None:
-            values.append(None)
-            rules.append(err)
-            spans.append(None)
-            correct.append(None if ok is None else False)
-            continue
-        values.append(typed_value(row["value"], kind, stored=stored))
-        rules.append(row["rule"])
-        start, end = row["span_start"], row["span_end"]
-        spans.append(None if start is None else (start, end))
-        correct.append(ok)
-    return Labels(name, kind, values, rules, spans, correct)
+    table = mask_error_rows(frame, table, no_output=True)
+    values = [typed_value(v, kind, stored=stored) for v in table["value"].to_list()]
+    spans: list[Span | None] = [
+        None if start is None else (start, end)
+        for start, end in zip(table["span_start"].to_list(), table["span_end"].to_list(), strict=True)
+    ]
+    return Labels(name, kind, values, table["rule"].to_list(), spans, table["correct"].to_list())
 
 
 def typed_value(text: str | None, kind: Kind, *, stored: bool = False) -> Value:

@@ -29,7 +29,7 @@ from answer_audit.parsers import (
     get_parser,
 )
 from answer_audit.parsers.options import parse_options
-from answer_audit.text import NORMALIZERS
+from answer_audit.text import NORMALIZERS, WHITESPACE
 
 Kind = Literal["freeform", "choice", "json"]
 KINDS: tuple[Kind, ...] = ("freeform", "choice", "json")
@@ -211,24 +211,42 @@ def apply_scheme(
 
 
 ERROR_RULE = "error"  # the rule of a row whose error column is non-empty
+NO_OUTPUT_RULE = "no-output"  # rescore and diff: a row whose raw output is missing or blank
 
 
-def mask_error_rows(frame: pl.DataFrame, labelled: pl.DataFrame) -> pl.DataFrame:
+def mask_error_rows(
+    frame: pl.DataFrame, labelled: pl.DataFrame, *, no_output: bool = False
+) -> pl.DataFrame:
     """`apply_scheme`'s output with the rows whose ``error`` column is non-empty marked as
-    errors: no value, rule ``error``, incorrect (None still when there is no truth)."""
-    if "error" not in frame.columns:
+    errors: no value, rule ``error``, incorrect (None still when there is no truth). With
+    ``no_output``, rows whose raw output is missing or blank are marked the same way with the
+    rule ``no-output``. Blank means what `str.strip` removes, as in the row rules."""
+    failed = _filled(frame["error"]) if "error" in frame.columns else None
+    empty = ~_filled(frame["raw"]) if no_output else None
+    if failed is not None and empty is not None:
+        empty = empty & ~failed  # an error row is an error, whatever its output
+    marks = [(r, n) for r, n in ((empty, NO_OUTPUT_RULE), (failed, ERROR_RULE)) if r is not None]
+    marks = [(rows, name) for rows, name in marks if rows.any()]
+    if not marks:
         return labelled
-    failed = frame["error"].cast(pl.String).str.strip_chars().str.len_chars().fill_null(0) > 0
-    if not failed.any():
-        return labelled
+    rule, masked = pl.col("rule"), marks[0][0]
+    for rows, name in marks:
+        rule = pl.when(rows).then(pl.lit(name)).otherwise(rule)
+        masked = masked | rows
     return labelled.with_columns(
-        pl.when(failed).then(None).otherwise(pl.col("value")).alias("value"),
-        pl.when(failed).then(pl.lit(ERROR_RULE)).otherwise(pl.col("rule")).alias("rule"),
-        pl.when(failed).then(None).otherwise(pl.col("span_start")).alias("span_start"),
-        pl.when(failed).then(None).otherwise(pl.col("span_end")).alias("span_end"),
-        pl.when(failed & pl.col("correct").is_not_null()).then(pl.lit(False))
+        pl.when(masked).then(None).otherwise(pl.col("value")).alias("value"),
+        rule.alias("rule"),
+        pl.when(masked).then(None).otherwise(pl.col("span_start")).alias("span_start"),
+        pl.when(masked).then(None).otherwise(pl.col("span_end")).alias("span_end"),
+        pl.when(masked & pl.col("correct").is_not_null()).then(pl.lit(False))
         .otherwise(pl.col("correct")).alias("correct"),
     )  # fmt: skip
+
+
+def _filled(column: pl.Series) -> pl.Series:
+    """Cells holding more than whitespace (null: False)."""
+    text = column.cast(pl.String).str.strip_chars(WHITESPACE)
+    return (text.str.len_chars() > 0).fill_null(False)
 
 
 def extract_column(

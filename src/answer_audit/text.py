@@ -34,6 +34,10 @@ def think_region_start(text: str) -> int:
 # Closing and opening delimiters of a reasoning block, as models write them (any case, spaces
 # allowed inside the tag: `</think >`). A closer missing its final `>` is not a closer.
 # REASONING_CLOSERS is the readable list shown in preset descriptions; the patterns decide.
+# Every character Python's `str.strip()` removes (the highest is U+3000). Polars' default
+# `strip_chars()` keeps U+001C-U+001F; strip with this to agree with the row rules.
+WHITESPACE = "".join(c for c in map(chr, range(0x3001)) if c.isspace())
+
 REASONING_CLOSERS = ("</think>", "</reasoning>", "</thought>", "<|end_of_thought|>")
 _CLOSER = re.compile(r"</\s*(?:think|reasoning|thought)\s*>|<\|end_of_thought\|>", re.IGNORECASE)
 _OPENER = re.compile(r"<\s*(?:think|reasoning|thought)\s*>|<\|begin_of_thought\|>", re.IGNORECASE)

@@ -10,6 +10,7 @@ import polars as pl
 
 from answer_audit.sources.errors import SourceError
 from answer_audit.sources.labels import parse_label
+from answer_audit.text import WHITESPACE
 
 # Names the canonical frame gives to mapped columns; a group column may not take one of them.
 CANONICAL = ("id", "raw", "parsed", "label", "truth", "error", "choices")
@@ -167,7 +168,7 @@ def _nulled(series: pl.Series, nulls: tuple[str, ...], *, strip: bool = False) -
     """The series with cells equal to one of `nulls` set to null (text columns only)."""
     if not nulls or series.dtype != pl.String:
         return series
-    cells = series.str.strip_chars() if strip else series
+    cells = series.str.strip_chars(WHITESPACE) if strip else series
     missing = cells.is_in(list(nulls)).fill_null(False)
     return pl.select(pl.when(missing).then(None).otherwise(series)).to_series().alias(series.name)
 
