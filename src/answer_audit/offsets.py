@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
+import operator
+import re
 import unicodedata
+from collections.abc import Sequence
 from functools import lru_cache
-from itertools import chain, repeat
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+Offsets = Sequence[int] | npt.NDArray[np.integer[Any]]  # one original offset per character
 
 
 class OffsetMap:
@@ -17,20 +25,20 @@ class OffsetMap:
 
     __slots__ = ("_ends", "_starts")
 
-    def __init__(self, starts: list[int] | None, ends: list[int] | None) -> None:
-        self._starts = starts  # None (with ends None): the identity map
+    def __init__(self, starts: Offsets | None, ends: Offsets | None) -> None:
+        self._starts = starts  # None (with ends None): the identity map; lists or NumPy arrays
         self._ends = ends
 
     def span(self, start: int, end: int) -> tuple[int, int]:
         """The original ``(start, end)`` covering normalized ``[start:end]`` (end > start)."""
         if self._starts is None or self._ends is None:
             return start, end
-        return self._starts[start], self._ends[end - 1]
+        return int(self._starts[start]), int(self._ends[end - 1])
 
 
 @lru_cache(maxsize=1 << 16)
-def _char_piece(char: str) -> str:
-    return unicodedata.normalize("NFKC", char).lower()
+def _piece(chunk: str) -> str:
+    return unicodedata.normalize("NFKC", chunk).lower()
 
 
 def nfkc_lower_with_map(text: str) -> tuple[str, OffsetMap | None]:
@@ -38,38 +46,46 @@ def nfkc_lower_with_map(text: str) -> tuple[str, OffsetMap | None]:
 
     The map is built per base character with its combining marks; when that does not
     reproduce the whole-string normalization (rare compositions such as Hangul jamo),
-    the map is None.
+    the map is None. Python touches each distinct character (or piece) once; the per-character
+    offsets are built by NumPy, so a megabyte of full-width or accented text costs milliseconds.
     """
     nfkc = unicodedata.normalize("NFKC", text)
     whole = nfkc.lower()
     if nfkc == text and len(whole) == len(text):
         # NFKC changed nothing and lowercasing kept every character one character long
         return whole, OffsetMap(None, None)
-    if not any(map(unicodedata.combining, text)):
-        # every piece is one character: the same map as below, built by C-level iterators
-        pieces = list(map(_char_piece, text))
-        if "".join(pieces) != whole:
-            return whole, None
-        sizes = list(map(len, pieces))
-        starts = list(chain.from_iterable(map(repeat, range(len(text)), sizes)))
-        ends = list(chain.from_iterable(map(repeat, range(1, len(text) + 1), sizes)))
-        return whole, OffsetMap(starts, ends)
-    pieces = []
-    starts = []
-    ends = []
-    start = 0
-    for i in range(1, len(text) + 1):
-        if i == len(text) or unicodedata.combining(text[i]) == 0:
-            chunk = text[start:i]
-            piece = unicodedata.normalize("NFKC", chunk).lower()
-            pieces.append(piece)
-            if piece == chunk:
-                starts.extend(range(start, i))
-                ends.extend(range(start + 1, i + 1))
-            else:
-                starts.extend([start] * len(piece))
-                ends.extend([i] * len(piece))
-            start = i
-    if "".join(pieces) != whole:
+    distinct = set(text)
+    marks = "".join(sorted(c for c in distinct if unicodedata.combining(c)))
+    if not marks:
+        return whole, _char_map(text, whole, distinct)
+    # a piece is a base character with the combining marks after it (marks that open the
+    # text form the first piece)
+    cls = "".join(map(re.escape, marks))
+    pieces = re.findall(rf"\A[{cls}]+|[^{cls}][{cls}]*", text)
+    normalized = list(map(_piece, pieces))
+    if "".join(normalized) != whole:
         return whole, None
+    count = len(pieces)
+    piece_len = np.fromiter(map(len, pieces), dtype=np.int64, count=count)
+    norm_len = np.fromiter(map(len, normalized), dtype=np.int64, count=count)
+    changed = np.fromiter(map(operator.ne, pieces, normalized), dtype=bool, count=count)
+    piece_start = np.cumsum(piece_len) - piece_len
+    first = np.repeat(piece_start, norm_len)
+    # an unchanged piece maps character to character; a changed one maps to the whole piece
+    within = np.arange(len(whole)) - np.repeat(np.cumsum(norm_len) - norm_len, norm_len)
+    was_changed = np.repeat(changed, norm_len)
+    starts = np.where(was_changed, first, first + within)
+    ends = np.where(was_changed, np.repeat(piece_start + piece_len, norm_len), starts + 1)
     return whole, OffsetMap(starts, ends)
+
+
+def _char_map(text: str, whole: str, distinct: set[str]) -> OffsetMap | None:
+    """The map when every piece is one character: each maps to all it normalizes to."""
+    table = {ord(c): _piece(c) for c in distinct}
+    if text.translate(table) != whole:
+        return None
+    codes = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+    sizes_of = np.zeros(int(codes.max()) + 1, dtype=np.int64)
+    sizes_of[list(table)] = [len(piece) for piece in table.values()]
+    starts = np.repeat(np.arange(len(text)), sizes_of[codes])
+    return OffsetMap(starts, starts + 1)

@@ -23,6 +23,7 @@ from answer_audit.extraction import NOT_FOUND, Extraction
 from answer_audit.offsets import nfkc_lower_with_map
 from answer_audit.parsers import choice_read
 from answer_audit.parsers.choice_read import Decision, Lines, NoAnswer, StepRegexes
+from answer_audit.parsers.first_chars import guarded
 from answer_audit.parsers.timed import PatternTimeout, compile_user_pattern
 from answer_audit.text import reasoning_bounds
 
@@ -149,7 +150,7 @@ def _compile(preset: ChoicePreset, choices: str) -> _Compiled:
             pattern = pattern.replace(key, value)
         if preset.user_patterns:
             return compile_user_pattern(pattern)  # type: ignore[return-value]  # same interface
-        return re.compile(pattern)
+        return guarded(re.compile(pattern))  # same matches; fails fast where none can start
 
     steps = tuple((s, tuple(expand(p) for p in s.patterns)) for s in preset.steps)
     token_chars = frozenset(letters) | frozenset(str(i) for i in range(1, n_digits + 1))
@@ -185,11 +186,7 @@ def _run_steps(preset: ChoicePreset, text: str, choices: str, options: Options |
         norm = " " * start + norm[start:]  # blank, not cut: offsets stay those of `norm`
     for mask in compiled.masks:
         norm = mask.sub(lambda m: " " * len(m.group()), norm)
-    lines = [
-        (m.start() + len(m.group()) - len(m.group().lstrip()), m.group().strip())
-        for m in _LINE.finditer(norm)
-        if m.group().strip()
-    ]
+    lines = _lines(norm)
     for (step, patterns), extra in zip(compiled.steps, compiled.extras, strict=True):
         decision: Decision
         if extra is not None:
@@ -209,6 +206,17 @@ def _run_steps(preset: ChoicePreset, text: str, choices: str, options: Options |
         span = origin.span(start, end) if origin is not None and end > start else None
         return Extraction(value, rule, span)
     return NOT_FOUND
+
+
+def _lines(norm: str) -> Lines:
+    """The non-blank lines, stripped, each with the offset of its first non-space character."""
+    out: Lines = []
+    for m in _LINE.finditer(norm):
+        line = m.group()
+        stripped = line.strip()
+        if stripped:
+            out.append((m.start() + len(line) - len(line.lstrip()), stripped))
+    return out
 
 
 Hit = tuple[int, int, str] | None

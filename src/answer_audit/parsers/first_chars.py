@@ -1,0 +1,140 @@
+"""A cheap guard in front of a regex: the characters any of its matches can start with.
+
+Python's `re` tries a pattern at every position of the text. For a pattern that starts with a
+long alternation (``answer|回答|答え|...``) or a lookbehind, every failing position costs the
+whole alternation; a megabyte of text with no answer in it then takes a tenth of a second per
+pattern. `guarded` puts a lookahead for the possible first characters in front
+(``(?=[a回答...])(?:...)``), so a position that cannot start a match fails at one class
+check. The set is computed from the parsed pattern and is a superset of the true first
+characters (lookarounds and anchors are skipped, not evaluated), so the guarded pattern finds
+exactly the same matches; patterns it cannot reason about (case-insensitive, a class with
+categories or negation, ``.``, back-references, or a pattern that can match the empty string)
+come back unchanged.
+"""
+
+from __future__ import annotations
+
+import re
+from re import _constants as c  # type: ignore[attr-defined]  # the parser's opcodes
+from re import _parser  # type: ignore[attr-defined]
+from typing import Any
+
+Ranges = list[tuple[int, int]]
+# A class with more ranges than this is not worth checking at every position.
+_MAX_RANGES = 64
+
+
+def guarded(pattern: re.Pattern[str]) -> re.Pattern[str]:
+    """``pattern`` with a lookahead for its possible first characters, or unchanged (also when
+    `re` already skips ahead by itself: a pattern that opens with a character or a class)."""
+    if pattern.flags & re.IGNORECASE or _GLOBAL_FLAGS.match(pattern.pattern):
+        return pattern  # inline flags must open the pattern; keep it as it is
+    first = first_chars(pattern.pattern, pattern.flags)
+    if first is None or _skips_ahead(pattern):
+        return pattern
+    body = "".join(_class_item(lo, hi) for lo, hi in first)
+    try:
+        return re.compile(f"(?=[{body}])(?:{pattern.pattern})", pattern.flags)
+    except re.error:
+        return pattern
+
+
+_GLOBAL_FLAGS = re.compile(r"\(\?[aiLmsux]+\)")
+
+
+def _skips_ahead(pattern: re.Pattern[str]) -> bool:
+    """`re` finds the first character fast by itself: the pattern opens with a literal, a class
+    (or a repeat of one), or an alternation whose branches all open with a literal."""
+    data = _parser.parse(pattern.pattern, pattern.flags).data
+    op, av = data[0]
+    if op in (c.MAX_REPEAT, c.MIN_REPEAT, c.POSSESSIVE_REPEAT) and av[0] >= 1:
+        op, av = av[2][0] if len(av[2]) == 1 else (None, None)
+    if op in (c.LITERAL, c.IN):
+        return True
+    return op is c.BRANCH and all(branch and branch[0][0] is c.LITERAL for branch in av[1])
+
+
+def first_chars(source: str, flags: int = 0) -> Ranges | None:
+    """The code point ranges a match of ``source`` can start with, merged and sorted; None
+    when unknown or when the pattern can match the empty string."""
+    try:
+        parsed = _parser.parse(source, flags)
+    except re.error:
+        return None
+    if parsed.state.flags & re.IGNORECASE:
+        return None
+    found = _sequence(list(parsed.data))
+    if found is None or found[1]:
+        return None
+    ranges = _merged(found[0])
+    return ranges if len(ranges) <= _MAX_RANGES else None
+
+
+def _sequence(items: list[tuple[Any, Any]]) -> tuple[Ranges, bool] | None:
+    """First characters of a sequence of items, and whether the whole sequence can be empty."""
+    out: Ranges = []
+    for op, av in items:
+        got = _item(op, av)
+        if got is None:
+            return None
+        ranges, nullable = got
+        out += ranges
+        if not nullable:
+            return out, False
+    return out, True
+
+
+def _item(op: Any, av: Any) -> tuple[Ranges, bool] | None:
+    if op is c.LITERAL:
+        return [(av, av)], False
+    if op is c.IN:
+        ranges: Ranges = []
+        for kind, value in av:
+            if kind is c.LITERAL:
+                ranges.append((value, value))
+            elif kind is c.RANGE:
+                ranges.append(value)
+            else:  # NEGATE, CATEGORY (\d, \s, \w), ...: too wide to list
+                return None
+        return ranges, False
+    if op is c.BRANCH:
+        out: Ranges = []
+        nullable = False
+        for alternative in av[1]:
+            got = _sequence(list(alternative))
+            if got is None:
+                return None
+            out += got[0]
+            nullable = nullable or got[1]
+        return out, nullable
+    if op is c.SUBPATTERN:
+        _group, add_flags, _del_flags, sub = av
+        if add_flags & re.IGNORECASE:
+            return None
+        return _sequence(list(sub))
+    if op in (c.MAX_REPEAT, c.MIN_REPEAT, c.POSSESSIVE_REPEAT):
+        low, _high, sub = av
+        got = _sequence(list(sub))
+        if got is None:
+            return None
+        return got[0], got[1] or low == 0
+    if op is c.ATOMIC_GROUP:
+        return _sequence(list(av))
+    if op in (c.AT, c.ASSERT, c.ASSERT_NOT):
+        return [], True  # zero-width: the first character comes from what follows
+    return None  # ANY, NOT_LITERAL, CATEGORY, GROUPREF, ...
+
+
+def _merged(ranges: Ranges) -> Ranges:
+    out: Ranges = []
+    for lo, hi in sorted(ranges):
+        if out and lo <= out[-1][1] + 1:
+            out[-1] = (out[-1][0], max(out[-1][1], hi))
+        else:
+            out.append((lo, hi))
+    return out
+
+
+def _class_item(lo: int, hi: int) -> str:
+    first = re.escape(chr(lo))
+    return first if lo == hi else f"{first}-{re.escape(chr(hi))}"

@@ -1,0 +1,89 @@
+"""The first-character guard finds exactly the matches of the pattern it guards."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from answer_audit import extract, list_parsers
+from answer_audit.parsers import choice as choice_module
+from answer_audit.parsers.choice_presets import CHOICE_V4
+from answer_audit.parsers.first_chars import first_chars, guarded
+
+
+@pytest.mark.parametrize(
+    ("pattern", "expected"),
+    [
+        ("ab|cd", "ac"),
+        (r"(?<![0-9a-z])[0-9]+x", "09"),  # a lookbehind is skipped, not evaluated
+        ("a?b", "ab"),
+        (r"\bso|(?:it|is)'s", "is"),
+        ("(?:x|)y", "xy"),  # an empty branch lets the next item start the match
+        ("[b-dx]z", "bdx"),
+    ],
+)
+def test_first_characters_of_a_pattern(pattern: str, expected: str) -> None:
+    ranges = first_chars(pattern)
+    assert ranges is not None
+    assert "".join(chr(lo) + (chr(hi) if hi != lo else "") for lo, hi in ranges) == expected
+
+
+@pytest.mark.parametrize(
+    "pattern",
+    ["a*", "(?:a|b?)", r"x?\b", ".a", r"\da", "[^a]b", r"\sb", "(?i)a", "(?i:a)b", r"(a)?(?(1)b|c)"],
+)
+def test_no_set_when_unknown_or_empty_matches(pattern: str) -> None:
+    assert first_chars(pattern) is None
+    compiled = re.compile(pattern)
+    assert guarded(compiled) is compiled
+
+
+def test_patterns_that_re_already_skips_through_are_left_alone() -> None:
+    for pattern in ("abc|x", "[0-9_]+x", "answer|回答"):
+        compiled = re.compile(pattern)
+        assert guarded(compiled) is compiled
+    lookbehind = re.compile(r"(?<![a-z])(?:so|thus) ([abcd])")
+    assert guarded(lookbehind) is not lookbehind
+    assert guarded(lookbehind).groups == 1
+
+
+# Pieces of real answers (and near misses) in the languages choice/v4 reads.
+_PIECES = st.sampled_from(
+    ["answer", "Answer: ", "回答", "：", ": ", "正解は", "答案是", "정답", "a", "b", "c", "d",
+     "B", "(", ")", "（", "）", "\n", " ", "1", "2", "文字", "第", "条", " is correct", "so ",
+     "ではない", "以外", "例: ", "question 2:", "**", "$", "\\boxed{", "}", "選択肢", "是正确",
+     "Ａ", "e\u0301", "final: ", "i would choose ", "option ", ", ", " or ", "。", "x",
+     "Answer: B", "正解は b", "the answer is c.", "So d.", "答案是A", "B is correct", "(c)",
+     "回答（1文字のみ）: a", "I'd go with b", "**Answer:** C"]
+)  # fmt: skip
+_TEXTS = st.one_of(st.lists(_PIECES, max_size=40).map("".join), st.text(max_size=60))
+
+
+@given(_TEXTS)
+def test_guarded_v4_patterns_find_the_same_matches(text: str) -> None:
+    norm = text.lower()
+    letters = "abcd"
+    for source in (*CHOICE_V4.steps[0].patterns, *CHOICE_V4.masks):
+        plain = re.compile(source.replace("{L}", letters).replace("{D}", "1-4"))
+        fast = guarded(plain)
+        assert [(m.span(), m.groups()) for m in fast.finditer(norm)] == [
+            (m.span(), m.groups()) for m in plain.finditer(norm)
+        ]
+
+
+@given(_TEXTS)
+def test_every_choice_preset_extracts_the_same_with_and_without_guards(text: str) -> None:
+    presets = [name for name in list_parsers() if name.startswith("choice/")]
+    guarded_out = [extract(text, name) for name in presets]
+    original = choice_module.guarded
+    try:
+        choice_module.guarded = lambda pattern: pattern  # type: ignore[assignment]
+        choice_module._compile.cache_clear()
+        plain_out = [extract(text, name) for name in presets]
+    finally:
+        choice_module.guarded = original  # type: ignore[assignment]
+        choice_module._compile.cache_clear()
+    assert guarded_out == plain_out
