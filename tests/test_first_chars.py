@@ -9,9 +9,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from answer_audit import extract, list_parsers
+from answer_audit.first_chars import first_chars, guarded
 from answer_audit.parsers import choice as choice_module
 from answer_audit.parsers.choice_presets import CHOICE_V4
-from answer_audit.parsers.first_chars import first_chars, guarded
 
 
 @pytest.mark.parametrize(
@@ -31,9 +31,15 @@ def test_first_characters_of_a_pattern(pattern: str, expected: str) -> None:
     assert "".join(chr(lo) + (chr(hi) if hi != lo else "") for lo, hi in ranges) == expected
 
 
+def test_class_escapes_stay_escapes() -> None:
+    assert first_chars(r"[\d.]x|\s") == [(-1, 0), (-1, 2), (46, 46)]
+    guarded_digits = guarded(re.compile(r"(?<!\w)\d+"))
+    assert guarded_digits.pattern.startswith(r"(?=[\d])")
+
+
 @pytest.mark.parametrize(
     "pattern",
-    ["a*", "(?:a|b?)", r"x?\b", ".a", r"\da", "[^a]b", r"\sb", "(?i)a", "(?i:a)b", r"(a)?(?(1)b|c)"],
+    ["a*", "(?:a|b?)", r"x?\b", ".a", r"\Da", "[^a]b", r"\Sb", "(?i)a", "(?i:a)b", r"(a)?(?(1)b|c)"],
 )
 def test_no_set_when_unknown_or_empty_matches(pattern: str) -> None:
     assert first_chars(pattern) is None
@@ -72,6 +78,24 @@ def test_guarded_v4_patterns_find_the_same_matches(text: str) -> None:
         assert [(m.span(), m.groups()) for m in fast.finditer(norm)] == [
             (m.span(), m.groups()) for m in plain.finditer(norm)
         ]
+
+
+_NUMBERISH = st.lists(
+    st.sampled_from(["1", "23", "4,567", ",", ".", "5", "-", "+", "−", "$", "€", " ", "%", "/",
+                     "0", "e", "e-3", " × 10^", "\\frac{1}{2}", "x", "a", "١٢", "３", "\n"]),
+    max_size=30,
+).map("".join)  # fmt: skip
+
+
+@given(st.one_of(_NUMBERISH, st.text(max_size=40)))
+def test_the_guarded_number_pattern_finds_the_same_numbers(text: str) -> None:
+    from answer_audit.numbers import _NUMBER, _NUMBER_SOURCE
+
+    plain = re.compile(_NUMBER_SOURCE)
+    assert _NUMBER is not plain and _NUMBER.pattern != plain.pattern
+    assert [(m.span(), m.groups()) for m in _NUMBER.finditer(text)] == [
+        (m.span(), m.groups()) for m in plain.finditer(text)
+    ]
 
 
 @given(_TEXTS)

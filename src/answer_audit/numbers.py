@@ -14,9 +14,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
+from answer_audit.first_chars import guarded
 from answer_audit.offsets import OffsetMap, nfkc_lower_with_map
 
-_NUMBER = re.compile(
+_NUMBER_SOURCE = (
     r"(?<![\w./])(?:(?<!\d,)|(?!\d{3}(?!\d)))"  # not inside a word, decimal or 1,234
     r"(?P<sign>[-+−])?"
     r"(?P<cur>[$€£¥₹]\s?)?"
@@ -26,6 +27,8 @@ _NUMBER = re.compile(
     r"(?![\d])(?!\.\d)"
     r"(?P<pct>\s?%)?"
 )
+# guarded: a position that cannot start a number fails at one class check (same matches)
+_NUMBER = guarded(re.compile(_NUMBER_SOURCE))
 _DIGIT = re.compile(r"\d")  # every _NUMBER match holds one (its int, frac or bare group)
 _FRAC = re.compile(r"\\[dt]?frac\s*\{\s*([^{}]*?)\s*\}\s*\{\s*([^{}]*?)\s*\}")
 
@@ -145,7 +148,8 @@ def _value(m: re.Match[str]) -> Fraction | None:
     frac = m.group("frac") or m.group("bare") or ""
     if len(whole) + len(frac) > _MAX_DIGITS:
         return None
-    value = Fraction(f"{whole}.{frac}" if frac else whole)
+    # from ints, not from a string: the same Fraction at a quarter of the cost
+    value = Fraction(int(whole + frac), 10 ** len(frac)) if frac else Fraction(int(whole))
     if m.group("den") is not None:
         den = int(m.group("den"))
         if den == 0:

@@ -20,10 +20,10 @@ from functools import lru_cache
 from typing import Literal
 
 from answer_audit.extraction import NOT_FOUND, Extraction
+from answer_audit.first_chars import guarded
 from answer_audit.offsets import nfkc_lower_with_map
 from answer_audit.parsers import choice_read
 from answer_audit.parsers.choice_read import Decision, Lines, NoAnswer, StepRegexes
-from answer_audit.parsers.first_chars import guarded
 from answer_audit.parsers.timed import PatternTimeout, compile_user_pattern
 from answer_audit.text import reasoning_bounds
 

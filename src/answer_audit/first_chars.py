@@ -19,7 +19,11 @@ from re import _constants as c  # type: ignore[attr-defined]  # the parser's opc
 from re import _parser  # type: ignore[attr-defined]
 from typing import Any
 
-Ranges = list[tuple[int, int]]
+Ranges = list[tuple[int, int]]  # code point ranges; (-1, k) stands for the class escape k
+# Class escapes a first-character set may hold, by the parser's category (re's own meaning:
+# Unicode for str patterns unless re.ASCII, the same in the guard as in the pattern).
+_ESCAPES = {c.CATEGORY_DIGIT: 0, c.CATEGORY_WORD: 1, c.CATEGORY_SPACE: 2}
+_ESCAPE_TEXT = (r"\d", r"\w", r"\s")
 # A class with more ranges than this is not worth checking at every position.
 _MAX_RANGES = 64
 
@@ -55,8 +59,9 @@ def _skips_ahead(pattern: re.Pattern[str]) -> bool:
 
 
 def first_chars(source: str, flags: int = 0) -> Ranges | None:
-    """The code point ranges a match of ``source`` can start with, merged and sorted; None
-    when unknown or when the pattern can match the empty string."""
+    """The code point ranges (and class escapes, as ``(-1, k)``) a match of ``source`` can
+    start with, merged and sorted; None when unknown or when the pattern can match the empty
+    string."""
     try:
         parsed = _parser.parse(source, flags)
     except re.error:
@@ -94,7 +99,9 @@ def _item(op: Any, av: Any) -> tuple[Ranges, bool] | None:
                 ranges.append((value, value))
             elif kind is c.RANGE:
                 ranges.append(value)
-            else:  # NEGATE, CATEGORY (\d, \s, \w), ...: too wide to list
+            elif kind is c.CATEGORY and value in _ESCAPES:
+                ranges.append((-1, _ESCAPES[value]))
+            else:  # NEGATE, \D, \W, \S, ...: too wide to list
                 return None
         return ranges, False
     if op is c.BRANCH:
@@ -126,9 +133,9 @@ def _item(op: Any, av: Any) -> tuple[Ranges, bool] | None:
 
 
 def _merged(ranges: Ranges) -> Ranges:
-    out: Ranges = []
-    for lo, hi in sorted(ranges):
-        if out and lo <= out[-1][1] + 1:
+    out: Ranges = sorted(set(r for r in ranges if r[0] < 0))
+    for lo, hi in sorted(r for r in ranges if r[0] >= 0):
+        if out and out[-1][0] >= 0 and lo <= out[-1][1] + 1:
             out[-1] = (out[-1][0], max(out[-1][1], hi))
         else:
             out.append((lo, hi))
@@ -136,5 +143,7 @@ def _merged(ranges: Ranges) -> Ranges:
 
 
 def _class_item(lo: int, hi: int) -> str:
+    if lo < 0:
+        return _ESCAPE_TEXT[hi]
     first = re.escape(chr(lo))
     return first if lo == hi else f"{first}-{re.escape(chr(hi))}"
