@@ -59,6 +59,19 @@ def test_unit_keys_are_a_necessary_condition(text: str) -> None:
             assert any(all(word in text for word in key) for key in keys), pattern.pattern
 
 
+@given(st.lists(UNIT_PIECES, max_size=20).map("".join))
+@example("3 kilometres per second and 2 m/s")
+@example("5 kps, 20 percent")
+def test_unit_rewrites_read_their_gates_from_one_set(text: str) -> None:
+    from answer_audit.normalizer_v3 import _rewrite_units
+
+    expected = text  # every pattern in turn, each gated on the text the ones before left
+    for pattern, symbol, keys in _UNIT_PATTERNS:
+        if any(all(word in expected for word in key) for key in keys):
+            expected = pattern.sub(symbol, expected)
+    assert _rewrite_units(text) == expected
+
+
 @given(st.lists(st.sampled_from(["a", "b", "z", ".", ",", "1", "23", "456", "7890", " ", "é", "\n"]), max_size=20).map("".join))
 @example("u.s.")
 @example("1,000")

@@ -38,9 +38,20 @@ def guarded(pattern: re.Pattern[str]) -> re.Pattern[str]:
         return pattern
     body = "".join(_class_item(lo, hi) for lo, hi in first)
     try:
-        return re.compile(f"(?=[{body}])(?:{pattern.pattern})", pattern.flags)
+        fast = re.compile(f"(?=[{body}])(?:{pattern.pattern})", pattern.flags)
     except re.error:
         return pattern
+    _ORIGINALS[fast] = pattern
+    return fast
+
+
+_ORIGINALS: dict[re.Pattern[str], re.Pattern[str]] = {}
+
+
+def original(pattern: re.Pattern[str]) -> re.Pattern[str]:
+    """The pattern `guarded` was given for ``pattern`` (``pattern`` itself when unguarded):
+    what the tests compare a guarded pattern with."""
+    return _ORIGINALS.get(pattern, pattern)
 
 
 _GLOBAL_FLAGS = re.compile(r"\(\?[aiLmsux]+\)")

@@ -198,6 +198,8 @@ def _asserted(p: str, start: int, end: int) -> bool:
         return False
     if _OPERAND_BEFORE.search(head) or _OPERAND_AFTER.match(tail):
         return False
+    if p.find(",", s, e) < 0:
+        return True  # every list has a comma
     return not any(m.start() <= start and end <= m.end() for m in _LIST.finditer(p, s, e))
 
 

@@ -17,6 +17,8 @@ import re
 import unicodedata
 from typing import Any
 
+from answer_audit.first_chars import guarded
+
 _LATEX_COMMANDS = re.compile(
     r"\\(?:text|textbf|textrm|texttt|textit|mathrm|mathbf|mathit|boxed|operatorname|emph)\s*\{"
 )
@@ -56,10 +58,14 @@ _UNIT_PATTERNS = tuple(
     (
         re.compile("(?<![a-z])" + p.replace(" ?", _MAYBE_SPACE).replace(" ", _SPACE) + "(?![a-z])"),
         s,
-        keys,
+        tuple(frozenset(key) for key in keys),
     )
     for p, s, keys in _UNITS
 )
+# The words of the unit keys: a rewrite runs only when all the words of one of its keys are in
+# the text (the same gate as before, read from one set).
+_UNIT_WORD_LIST = tuple(sorted({w for *_, keys in _UNITS for key in keys for w in key}))
+_ANY_UNIT_WORD = re.compile("|".join(map(re.escape, _UNIT_WORD_LIST)))
 # Necessary for a dotted abbreviation / a thousands separator: cheap searches that gate the
 # slower rewrites (a literal first, which `re` finds fast; a class first it does not).
 _DOT_LETTER = re.compile(r"\.[a-z]")
@@ -98,7 +104,9 @@ def _trie(words: list[str]) -> str:
 
 
 _WORD_TRIE = _trie([*_ONES, *_TENS, *_SCALES])
-_NUMBER_WORDS = re.compile(rf"\b(?:{_WORD_TRIE})(?:(?:[\s-]+|\s+and\s+)(?:{_WORD_TRIE}))*\b")
+_NUMBER_WORDS = guarded(
+    re.compile(rf"\b(?:{_WORD_TRIE})(?:(?:[\s-]+|\s+and\s+)(?:{_WORD_TRIE}))*\b")
+)  # guarded: fails at one class check where no number word can start
 _PUNCT = re.compile(r"[,;:!?'\"()\[\]{}\\]|(?<!\d)\.|\.(?!\d)")
 _WHITESPACE = re.compile(r"\s+")
 
@@ -145,10 +153,26 @@ def _rewrite(text: str, *, strip_punctuation: bool) -> str:
     if "^" in text:  # drop spaces around "^"; re.sub(r"\s*\^\s*") is quadratic on long blank runs
         parts = text.split("^")
         text = "^".join([parts[0].rstrip(), *(p.strip() for p in parts[1:-1]), parts[-1].lstrip()])
+    return _rewrite_units(text)
+
+
+def _rewrite_units(text: str) -> str:
+    """Unit words as symbols; each rewrite only when the text holds all the words of one of
+    its keys (what the rewrites before it left)."""
+    present = _unit_words(text)
     for pattern, symbol, keys in _UNIT_PATTERNS:
-        if any(all(word in text for word in key) for key in keys):
-            text = pattern.sub(symbol, text)
+        if present and any(key <= present for key in keys):
+            rewritten = pattern.sub(symbol, text)
+            if rewritten != text:
+                text, present = rewritten, _unit_words(rewritten)
     return text
+
+
+def _unit_words(text: str) -> frozenset[str]:
+    """The words of the unit keys that ``text`` holds (the gates read them)."""
+    if not _ANY_UNIT_WORD.search(text):  # most answers name no unit
+        return frozenset()
+    return frozenset(word for word in _UNIT_WORD_LIST if word in text)
 
 
 def _words_to_number(m: re.Match[str]) -> str:
