@@ -12,6 +12,7 @@ from answer_audit import extract, list_parsers
 from answer_audit.first_chars import first_chars, guarded
 from answer_audit.parsers import choice as choice_module
 from answer_audit.parsers.choice_presets import CHOICE_V4
+from test_prefilters import CUT_PIECES
 
 
 @pytest.mark.parametrize(
@@ -23,12 +24,33 @@ from answer_audit.parsers.choice_presets import CHOICE_V4
         (r"\bso|(?:it|is)'s", "is"),
         ("(?:x|)y", "xy"),  # an empty branch lets the next item start the match
         ("[b-dx]z", "bdx"),
+        ("(?i:a)b", "Aa"),
     ],
 )
 def test_first_characters_of_a_pattern(pattern: str, expected: str) -> None:
     ranges = first_chars(pattern)
     assert ranges is not None
     assert "".join(chr(lo) + (chr(hi) if hi != lo else "") for lo, hi in ranges) == expected
+
+
+def test_ignore_case_letters_take_every_spelling_re_accepts() -> None:
+    from answer_audit.first_chars import _CASE_EXTRAS
+
+    # every character `re` matches to an ASCII letter under IGNORECASE, by letter
+    spellings: dict[str, set[int]] = {}
+    any_letter = re.compile("(?i)[a-z]")
+    for code in range(0x110000):
+        if any_letter.match(chr(code)):
+            for letter in "abcdefghijklmnopqrstuvwxyz":
+                if re.match(f"(?i){letter}", chr(code)):
+                    spellings.setdefault(letter, set()).add(code)
+    for letter, codes in spellings.items():
+        expected = {ord(letter), ord(letter.upper()), *_CASE_EXTRAS.get(letter, ())}
+        assert codes == expected, letter
+        ranges = first_chars(f"(?i:{letter})")
+        assert ranges is not None and {lo for lo, _ in ranges} | {hi for _, hi in ranges} <= codes
+    assert first_chars("(?i:é)") is None  # a non-ASCII letter under IGNORECASE: not reasoned
+    assert first_chars("(?i:1)x") == [(49, 49)]
 
 
 def test_class_escapes_stay_escapes() -> None:
@@ -39,7 +61,7 @@ def test_class_escapes_stay_escapes() -> None:
 
 @pytest.mark.parametrize(
     "pattern",
-    ["a*", "(?:a|b?)", r"x?\b", ".a", r"\Da", "[^a]b", r"\Sb", "(?i)a", "(?i:a)b", r"(a)?(?(1)b|c)"],
+    ["a*", "(?:a|b?)", r"x?\b", ".a", r"\Da", "[^a]b", r"\Sb", "(?i)a", "(?-i:a)b", r"(a)?(?(1)b|c)"],
 )
 def test_no_set_when_unknown_or_empty_matches(pattern: str) -> None:
     assert first_chars(pattern) is None
@@ -89,13 +111,28 @@ _NUMBERISH = st.lists(
 
 @given(st.one_of(_NUMBERISH, st.text(max_size=40)))
 def test_the_guarded_number_pattern_finds_the_same_numbers(text: str) -> None:
-    from answer_audit.numbers import _NUMBER, _NUMBER_SOURCE
+    from answer_audit.first_chars import original
+    from answer_audit.numbers import _NUMBER
 
-    plain = re.compile(_NUMBER_SOURCE)
+    plain = original(_NUMBER)
     assert _NUMBER is not plain and _NUMBER.pattern != plain.pattern
     assert [(m.span(), m.groups()) for m in _NUMBER.finditer(text)] == [
         (m.span(), m.groups()) for m in plain.finditer(text)
     ]
+
+
+@given(st.lists(CUT_PIECES, max_size=25).map("".join))
+def test_guarded_freeform_patterns_find_the_same_matches(text: str) -> None:
+    from answer_audit.first_chars import original
+    from answer_audit.parsers.freeform import V3_CUTS, V3_QUESTIONS, _compiled
+
+    cuts, questions = _compiled(V3_CUTS, V3_QUESTIONS)
+    assert any(original(p) is not p for p in cuts)  # some are guarded
+    for fast in (*cuts, *questions):
+        plain = original(fast)
+        assert [(m.span(), m.groups()) for m in fast.finditer(text)] == [
+            (m.span(), m.groups()) for m in plain.finditer(text)
+        ]
 
 
 @given(_TEXTS)

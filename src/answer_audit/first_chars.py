@@ -59,9 +59,11 @@ _GLOBAL_FLAGS = re.compile(r"\(\?[aiLmsux]+\)")
 
 def _skips_ahead(pattern: re.Pattern[str]) -> bool:
     """`re` finds the first character fast by itself: the pattern opens with a literal, a class
-    (or a repeat of one), or an alternation whose branches all open with a literal."""
+    (or a repeat of one), an alternation whose branches all open with a literal, or ``^``."""
     data = _parser.parse(pattern.pattern, pattern.flags).data
     op, av = data[0]
+    if op is c.AT and av in (c.AT_BEGINNING, c.AT_BEGINNING_LINE, c.AT_BEGINNING_STRING):
+        return True  # a line or text start fails at once elsewhere; a guard would only add work
     if op in (c.MAX_REPEAT, c.MIN_REPEAT, c.POSSESSIVE_REPEAT) and av[0] >= 1:
         op, av = av[2][0] if len(av[2]) == 1 else (None, None)
     if op in (c.LITERAL, c.IN):
@@ -79,18 +81,19 @@ def first_chars(source: str, flags: int = 0) -> Ranges | None:
         return None
     if parsed.state.flags & re.IGNORECASE:
         return None
-    found = _sequence(list(parsed.data))
+    found = _sequence(list(parsed.data), False)
     if found is None or found[1]:
         return None
     ranges = _merged(found[0])
     return ranges if len(ranges) <= _MAX_RANGES else None
 
 
-def _sequence(items: list[tuple[Any, Any]]) -> tuple[Ranges, bool] | None:
-    """First characters of a sequence of items, and whether the whole sequence can be empty."""
+def _sequence(items: list[tuple[Any, Any]], nocase: bool) -> tuple[Ranges, bool] | None:
+    """First characters of a sequence of items, and whether the whole sequence can be empty
+    (``nocase``: inside a case-insensitive group)."""
     out: Ranges = []
     for op, av in items:
-        got = _item(op, av)
+        got = _item(op, av, nocase)
         if got is None:
             return None
         ranges, nullable = got
@@ -100,14 +103,20 @@ def _sequence(items: list[tuple[Any, Any]]) -> tuple[Ranges, bool] | None:
     return out, True
 
 
-def _item(op: Any, av: Any) -> tuple[Ranges, bool] | None:
+def _item(op: Any, av: Any, nocase: bool) -> tuple[Ranges, bool] | None:
     if op is c.LITERAL:
-        return [(av, av)], False
+        one = _literal(av, nocase)
+        return None if one is None else (one, False)
     if op is c.IN:
         ranges: Ranges = []
         for kind, value in av:
             if kind is c.LITERAL:
-                ranges.append((value, value))
+                one = _literal(value, nocase)
+                if one is None:
+                    return None
+                ranges += one
+            elif nocase:  # a range or escape under IGNORECASE: not worth the case analysis
+                return None
             elif kind is c.RANGE:
                 ranges.append(value)
             elif kind is c.CATEGORY and value in _ESCAPES:
@@ -119,28 +128,46 @@ def _item(op: Any, av: Any) -> tuple[Ranges, bool] | None:
         out: Ranges = []
         nullable = False
         for alternative in av[1]:
-            got = _sequence(list(alternative))
+            got = _sequence(list(alternative), nocase)
             if got is None:
                 return None
             out += got[0]
             nullable = nullable or got[1]
         return out, nullable
     if op is c.SUBPATTERN:
-        _group, add_flags, _del_flags, sub = av
-        if add_flags & re.IGNORECASE:
+        _group, add_flags, del_flags, sub = av
+        if add_flags & ~re.IGNORECASE or del_flags:  # (?-i:...), (?s:...): leave them alone
             return None
-        return _sequence(list(sub))
+        return _sequence(list(sub), nocase or bool(add_flags & re.IGNORECASE))
     if op in (c.MAX_REPEAT, c.MIN_REPEAT, c.POSSESSIVE_REPEAT):
         low, _high, sub = av
-        got = _sequence(list(sub))
+        got = _sequence(list(sub), nocase)
         if got is None:
             return None
         return got[0], got[1] or low == 0
     if op is c.ATOMIC_GROUP:
-        return _sequence(list(av))
+        return _sequence(list(av), nocase)
     if op in (c.AT, c.ASSERT, c.ASSERT_NOT):
         return [], True  # zero-width: the first character comes from what follows
     return None  # ANY, NOT_LITERAL, CATEGORY, GROUPREF, ...
+
+
+# The non-ASCII characters `re` matches to an ASCII letter under IGNORECASE (str patterns);
+# tests/test_first_chars.py checks the table against every code point.
+_CASE_EXTRAS = {"i": (0x130, 0x131), "k": (0x212A,), "s": (0x17F,)}
+
+
+def _literal(code: int, nocase: bool) -> Ranges | None:
+    """The characters a literal matches: itself, or under IGNORECASE, for an ASCII letter, its
+    two cases and the extras; None for a non-ASCII character under IGNORECASE."""
+    char = chr(code)
+    if not nocase or (char.isascii() and not char.isalpha()):
+        return [(code, code)]
+    if not char.isascii():
+        return None
+    lower = char.lower()
+    codes = [ord(lower), ord(lower.upper()), *_CASE_EXTRAS.get(lower, ())]
+    return [(x, x) for x in codes]
 
 
 def _merged(ranges: Ranges) -> Ranges:
