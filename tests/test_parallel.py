@@ -82,3 +82,23 @@ def test_rescore_and_diff_with_workers_give_the_same_results(tiny_threshold: Non
     d1 = diff_labelings(frame, "freeform/v2", "freeform/v3", normalizer="v3").to_dict()
     d2 = diff_labelings(frame, "freeform/v2", "freeform/v3", normalizer="v3", workers=2).to_dict()
     assert d1 == d2 and d1["agreement"]["n"] == len(TEXTS)
+
+
+def test_an_audit_overlapping_threads_and_workers_equals_the_serial_one(
+    tiny_threshold: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # workers > 1: the row-by-row schemes of each slice run from a second thread while the
+    # vectorized ones run here; many slices, schemes of both kinds, one parser in both
+    import answer_audit.audit as audit_module
+    from answer_audit.audit import AuditSettings, audit
+    from answer_audit.demo import write_demo_runs
+    from answer_audit.schemes import default_schemes
+    from answer_audit.sources.runs import load_runs
+
+    frame = load_runs(tmp_path / "runs", write_demo_runs(tmp_path / "runs")).frame
+    monkeypatch.setattr(audit_module, "CHUNK_ROWS", 11)
+    schemes = [*default_schemes("freeform"), Scheme("v2_v3", "freeform/v2", "v3"),
+               Scheme("numbers", "number/v1", "numeric")]  # fmt: skip
+    settings = AuditSettings(group_by=("temperature", "variant"), max_examples=40, n_boot=50)
+    serial = audit(frame, schemes, settings, workers=1).to_dict()
+    assert audit(frame, schemes, settings, workers=2).to_dict() == serial

@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -27,6 +28,7 @@ from answer_audit.schemes import (
     extract_column,
     label_column,
     mask_error_rows,
+    row_by_row,
 )
 from answer_audit.sources.lazy import Rows, as_rows
 
@@ -116,24 +118,41 @@ def audit(
     parts: dict[str, list[pl.DataFrame]] = {s.name: [] for s in schemes}
     markers: Counter[str] = Counter()
     think = _ThinkTally(settings)
-    for start in range(0, max(rows.height, 1), CHUNK_ROWS):
-        if progress is not None:
-            progress(f"reading rows{_where(start, rows.height)}")
-        chunk = rows.slice(start, CHUNK_ROWS)
-        cache: ExtractionCache = {}  # schemes that share a parser extract once per slice
-        if "parsed" in chunk.columns:
-            consistency_parts.append(_slim(chunk, CONSISTENCY, settings, None, cache, workers))
-        for scheme in schemes:
+    # With worker processes, the row-by-row schemes of a slice are handed to them from a
+    # second thread while this one runs the vectorized schemes, markers and think counts in
+    # Polars: both kinds of work overlap instead of taking turns (same results).
+    background = [s for s in schemes if workers > 1 and row_by_row(s, settings.kind, presets)]
+    foreground = [s for s in schemes if s not in background]
+    with ThreadPoolExecutor(max_workers=1) as thread:
+        for start in range(0, max(rows.height, 1), CHUNK_ROWS):
+            where = _where(start, rows.height)
             if progress is not None:
-                progress(f"scoring {scheme.name}{_where(start, rows.height)}")
-            parts[scheme.name].append(_slim(chunk, scheme, settings, presets, cache, workers))
-        stored_chunk = (
-            chunk["label"] if "label" in chunk.columns else consistency_parts[-1]["correct"]
-        )
-        scored_chunk = has_truth.slice(start, chunk.height) & stored_chunk.is_not_null()
-        markers.update(_markers(chunk, scored_chunk))
-        think.add(chunk, scored_chunk, stored_chunk)
-        del chunk, cache
+                progress(f"reading rows{where}")
+            chunk = rows.slice(start, CHUNK_ROWS)
+            pending = (
+                thread.submit(_slim_all, chunk, background, settings, presets, workers)
+                if background
+                else None
+            )
+            cache: ExtractionCache = {}  # schemes that share a parser extract once per slice
+            if "parsed" in chunk.columns:
+                consistency_parts.append(_slim(chunk, CONSISTENCY, settings, None, cache, workers))
+            for scheme in foreground:
+                if progress is not None:
+                    progress(f"scoring {scheme.name}{where}")
+                parts[scheme.name].append(_slim(chunk, scheme, settings, presets, cache, workers))
+            stored_chunk = (
+                chunk["label"] if "label" in chunk.columns else consistency_parts[-1]["correct"]
+            )
+            scored_chunk = has_truth.slice(start, chunk.height) & stored_chunk.is_not_null()
+            markers.update(_markers(chunk, scored_chunk))
+            think.add(chunk, scored_chunk, stored_chunk)
+            if pending is not None:
+                if progress is not None:
+                    progress(f"scoring {', '.join(s.name for s in background)}{where}")
+                for name, part in pending.result().items():
+                    parts[name].append(part)
+            del chunk, cache
     if progress is not None:
         progress("comparing with the stored labels")
     consistency_labels = pl.concat(consistency_parts) if consistency_parts else None
@@ -210,6 +229,18 @@ def _where(start: int, height: int) -> str:
 
 
 CHUNK_ROWS = 100_000
+
+
+def _slim_all(
+    chunk: pl.DataFrame,
+    schemes: Sequence[Scheme],
+    settings: AuditSettings,
+    presets: Mapping[str, Parser] | None,
+    workers: int,
+) -> dict[str, pl.DataFrame]:
+    """`_slim` for several schemes of one slice, in order, sharing extractions."""
+    cache: ExtractionCache = {}
+    return {s.name: _slim(chunk, s, settings, presets, cache, workers) for s in schemes}
 
 
 def _slim(

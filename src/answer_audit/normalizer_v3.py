@@ -56,7 +56,9 @@ _UNITS = (
 _SPACE, _MAYBE_SPACE = r"\s+", r"\s*"  # a space in a unit phrase: any run of whitespace
 _UNIT_PATTERNS = tuple(
     (
-        re.compile("(?<![a-z])" + p.replace(" ?", _MAYBE_SPACE).replace(" ", _SPACE) + "(?![a-z])"),
+        guarded(  # the lookbehind opens the pattern: fail at one class check instead
+            re.compile("(?<![a-z])" + p.replace(" ?", _MAYBE_SPACE).replace(" ", _SPACE) + "(?![a-z])")
+        ),
         s,
         tuple(frozenset(key) for key in keys),
     )

@@ -110,6 +110,16 @@ def check_scheme(scheme: Scheme, kind: Kind, presets: Mapping[str, Parser] | Non
         )
 
 
+def row_by_row(scheme: Scheme, kind: Kind, presets: Mapping[str, Parser] | None) -> bool:
+    """Whether the scheme's parser or matcher runs row by row in Python (and so in worker
+    processes when there are several), rather than vectorized in Polars."""
+    vector_parser = scheme.uses_stored_parse or isinstance(
+        get_parser(scheme.parser, presets), FreeformPreset
+    )
+    vector_matcher = kind == "freeform" and scheme.normalizer in fast.VECTOR_NORMALIZERS
+    return not (vector_parser and vector_matcher)
+
+
 # ------------------------------------------------------------------ labelling
 
 
