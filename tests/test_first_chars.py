@@ -12,7 +12,7 @@ from answer_audit import extract, list_parsers
 from answer_audit.first_chars import first_chars, guarded
 from answer_audit.parsers import choice as choice_module
 from answer_audit.parsers.choice_presets import CHOICE_V4
-from test_prefilters import CUT_PIECES
+from test_prefilters import CUT_PIECES, UNIT_PIECES
 
 
 @pytest.mark.parametrize(
@@ -133,6 +133,17 @@ def test_guarded_freeform_patterns_find_the_same_matches(text: str) -> None:
         assert [(m.span(), m.groups()) for m in fast.finditer(text)] == [
             (m.span(), m.groups()) for m in plain.finditer(text)
         ]
+
+
+@given(st.lists(UNIT_PIECES, max_size=20).map("".join))
+def test_guarded_unit_and_number_word_patterns_find_the_same_matches(text: str) -> None:
+    from answer_audit.first_chars import original
+    from answer_audit.normalizer_v3 import _NUMBER_WORDS, _UNIT_PATTERNS
+
+    for fast in (_NUMBER_WORDS, *(pattern for pattern, _, _ in _UNIT_PATTERNS)):
+        plain = original(fast)
+        assert plain is not fast
+        assert [m.span() for m in fast.finditer(text)] == [m.span() for m in plain.finditer(text)]
 
 
 @given(_TEXTS)
