@@ -99,7 +99,14 @@ def merge_schemes(base: Sequence[Scheme], extra: Sequence[Scheme]) -> list[Schem
 
 
 def check_scheme(scheme: Scheme, kind: Kind, presets: Mapping[str, Parser] | None) -> None:
-    """Raise a clear error when a scheme's parser does not exist or does not fit the data kind."""
+    """Raise a clear error when a scheme's parser does not exist or does not fit the data kind,
+    or when it names a normalizer the kind's matcher would ignore."""
+    if kind != "freeform" and scheme.normalizer != "v1":
+        raise PresetError(
+            f"scheme {scheme.name!r}: a normalizer applies to free-form parsers only, not to "
+            f"{kind} ones ({kind} values are compared as they are); write "
+            f"{scheme.name}={scheme.parser}"
+        )
     if scheme.uses_stored_parse:
         return
     preset = get_parser(scheme.parser, presets)
