@@ -2,10 +2,10 @@
 
 The audit reads every row once, in order, a slice at a time, and keeps only small per-row
 results; holding a million raw outputs in memory for that is waste. `Rows` is what the audit
-reads: `InMemoryRows` wraps a canonical frame, `StreamedRows` reads Parquet files, keeping the
-small columns (id, label, truth, groups, ...) in memory and reading the text columns
-(`TEXT_ROLES`) of the asked rows from the files (Polars pushes the slice down to the Parquet
-reader, so a slice costs what it holds).
+reads: `InMemoryRows` wraps a canonical frame; `StreamedRows` keeps the short columns (id,
+label, truth, groups, ...) in memory and reads the text columns (`TEXT_ROLES`) of the asked
+rows from its inputs, one `Part` each: a Parquet file (Polars pushes the slice down to the
+reader, so a slice costs what it holds) or a run database (`sources.runs`, by output rowid).
 """
 
 from __future__ import annotations
