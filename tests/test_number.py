@@ -139,3 +139,10 @@ def test_a_user_number_preset(tmp_path: Path) -> None:
     path.write_text('[preset."n"]\nfamily = "number"\nregion = "choice/v4"\n', encoding="utf-8")
     with pytest.raises(PresetError, match=r"preset\.n\.region"):
         PresetSet.from_file(path)
+
+
+def test_a_last_number_without_value_falls_back_to_the_one_before() -> None:
+    # "3/0" is a number the regex finds but no value: the last number with a value wins
+    assert extract("It is 7, not 3/0", "number/v1").value == "7"
+    assert extract("It is 7, not 3/0", "number/v1").rule == "last-number"
+    assert extract("1/0", "number/v1").rule == "not-found"

@@ -10,6 +10,7 @@ trailing percent sign (dropped: ``45%`` reads 45). A number never starts or ends
 from __future__ import annotations
 
 import re
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -229,7 +230,10 @@ def final_number(text: str) -> tuple[Number, str] | tuple[None, str]:
             limit = m.start()
     if _DIGIT.search(text) is None:
         return None, "not-found"
-    for m in reversed(list(_NUMBER.finditer(text))):  # read only the last one that has a value
+    tail = deque(_NUMBER.finditer(text), maxlen=1)  # the last match only: no list of them all
+    if tail and (value := _value(tail[0])) is not None:
+        return Number(value, tail[0].start(), tail[0].end()), "last-number"
+    for m in reversed(list(_NUMBER.finditer(text))):  # rare: the last one has no value
         value = _value(m)
         if value is not None:
             return Number(value, m.start(), m.end()), "last-number"
