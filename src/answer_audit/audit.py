@@ -118,41 +118,47 @@ def audit(
     parts: dict[str, list[pl.DataFrame]] = {s.name: [] for s in schemes}
     markers: Counter[str] = Counter()
     think = _ThinkTally(settings)
-    # With worker processes, the row-by-row schemes of a slice are handed to them from a
-    # second thread while this one runs the vectorized schemes, markers and think counts in
-    # Polars: both kinds of work overlap instead of taking turns (same results).
+    # The schemes of a slice run side by side: the vectorized ones in threads, one per parser
+    # (so schemes sharing a parser extract once; Polars works outside the GIL), and, with
+    # worker processes, the row-by-row ones from another thread that hands them to the
+    # workers. Markers and think counts run here meanwhile. Same results as one after another.
     background = [s for s in schemes if workers > 1 and row_by_row(s, settings.kind, presets)]
-    foreground = [s for s in schemes if s not in background]
-    with ThreadPoolExecutor(max_workers=1) as thread:
+    by_parser: dict[str, list[Scheme]] = {}
+    if "parsed" in rows.columns:
+        by_parser[CONSISTENCY.parser] = [CONSISTENCY]
+    for scheme in schemes:
+        if scheme not in background:
+            by_parser.setdefault(scheme.parser, []).append(scheme)
+    groups = [*by_parser.values(), *([background] if background else [])]
+    with ThreadPoolExecutor(max_workers=max(len(groups), 1)) as threads:
         for start in range(0, max(rows.height, 1), CHUNK_ROWS):
             where = _where(start, rows.height)
             if progress is not None:
                 progress(f"reading rows{where}")
             chunk = rows.slice(start, CHUNK_ROWS)
-            pending = (
-                thread.submit(_slim_all, chunk, background, settings, presets, workers)
-                if background
-                else None
-            )
-            cache: ExtractionCache = {}  # schemes that share a parser extract once per slice
-            if "parsed" in chunk.columns:
-                consistency_parts.append(_slim(chunk, CONSISTENCY, settings, None, cache, workers))
-            for scheme in foreground:
-                if progress is not None:
-                    progress(f"scoring {scheme.name}{where}")
-                parts[scheme.name].append(_slim(chunk, scheme, settings, presets, cache, workers))
-            stored_chunk = (
-                chunk["label"] if "label" in chunk.columns else consistency_parts[-1]["correct"]
-            )
-            scored_chunk = has_truth.slice(start, chunk.height) & stored_chunk.is_not_null()
-            markers.update(_markers(chunk, scored_chunk))
-            think.add(chunk, scored_chunk, stored_chunk)
-            if pending is not None:
-                if progress is not None:
-                    progress(f"scoring {', '.join(s.name for s in background)}{where}")
-                for name, part in pending.result().items():
-                    parts[name].append(part)
-            del chunk, cache
+            pending = [
+                threads.submit(_slim_all, chunk, group, settings, presets, workers)
+                for group in groups
+            ]
+            if progress is not None:
+                progress(f"scoring {', '.join(s.name for s in schemes)}{where}")
+
+            def tally(stored: pl.Series, chunk: pl.DataFrame = chunk, start: int = start) -> None:
+                scored = has_truth.slice(start, chunk.height) & stored.is_not_null()
+                markers.update(_markers(chunk, scored))
+                think.add(chunk, scored, stored)
+
+            if "label" in chunk.columns:
+                tally(chunk["label"])  # while the threads score
+            for group, future in zip(groups, pending, strict=True):
+                for scheme, part in zip(group, future.result(), strict=True):
+                    if scheme is CONSISTENCY:
+                        consistency_parts.append(part)
+                    else:
+                        parts[scheme.name].append(part)
+            if "label" not in chunk.columns:  # the stored labels come from the consistency scheme
+                tally(consistency_parts[-1]["correct"])
+            del chunk, pending
     if progress is not None:
         progress("comparing with the stored labels")
     consistency_labels = pl.concat(consistency_parts) if consistency_parts else None
@@ -237,10 +243,10 @@ def _slim_all(
     settings: AuditSettings,
     presets: Mapping[str, Parser] | None,
     workers: int,
-) -> dict[str, pl.DataFrame]:
+) -> list[pl.DataFrame]:
     """`_slim` for several schemes of one slice, in order, sharing extractions."""
     cache: ExtractionCache = {}
-    return {s.name: _slim(chunk, s, settings, presets, cache, workers) for s in schemes}
+    return [_slim(chunk, s, settings, presets, cache, workers) for s in schemes]
 
 
 def _slim(
