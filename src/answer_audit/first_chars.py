@@ -15,14 +15,21 @@ come back unchanged.
 from __future__ import annotations
 
 import re
-from re import _constants as c  # type: ignore[attr-defined]  # the parser's opcodes
-from re import _parser  # type: ignore[attr-defined]
+import weakref
 from typing import Any
+
+# `re`'s own parser (CPython 3.11+; private): its tree is what the guard reasons about. Where
+# it is missing, every pattern stays unguarded, which changes speed, never matches.
+try:
+    from re import _constants as c  # type: ignore[attr-defined]  # the parser's opcodes
+    from re import _parser  # type: ignore[attr-defined]
+except ImportError:  # pragma: no cover - another Python
+    _parser = None
 
 Ranges = list[tuple[int, int]]  # code point ranges; (-1, k) stands for the class escape k
 # Class escapes a first-character set may hold, by the parser's category (re's own meaning:
 # Unicode for str patterns unless re.ASCII, the same in the guard as in the pattern).
-_ESCAPES = {c.CATEGORY_DIGIT: 0, c.CATEGORY_WORD: 1, c.CATEGORY_SPACE: 2}
+_ESCAPES = {c.CATEGORY_DIGIT: 0, c.CATEGORY_WORD: 1, c.CATEGORY_SPACE: 2} if _parser else {}
 _ESCAPE_TEXT = (r"\d", r"\w", r"\s")
 # A class with more ranges than this is not worth checking at every position.
 _MAX_RANGES = 64
@@ -31,7 +38,7 @@ _MAX_RANGES = 64
 def guarded(pattern: re.Pattern[str]) -> re.Pattern[str]:
     """``pattern`` with a lookahead for its possible first characters, or unchanged (also when
     `re` already skips ahead by itself: a pattern that opens with a character or a class)."""
-    if pattern.flags & re.IGNORECASE or _GLOBAL_FLAGS.match(pattern.pattern):
+    if _parser is None or pattern.flags & re.IGNORECASE or _GLOBAL_FLAGS.match(pattern.pattern):
         return pattern  # inline flags must open the pattern; keep it as it is
     first = first_chars(pattern.pattern, pattern.flags)
     if first is None or _skips_ahead(pattern):
@@ -45,7 +52,10 @@ def guarded(pattern: re.Pattern[str]) -> re.Pattern[str]:
     return fast
 
 
-_ORIGINALS: dict[re.Pattern[str], re.Pattern[str]] = {}
+# guarded -> given; weak, so patterns compiled for passing choice sets do not pile up
+_ORIGINALS: weakref.WeakKeyDictionary[re.Pattern[str], re.Pattern[str]] = (
+    weakref.WeakKeyDictionary()
+)
 
 
 def original(pattern: re.Pattern[str]) -> re.Pattern[str]:
@@ -75,6 +85,8 @@ def first_chars(source: str, flags: int = 0) -> Ranges | None:
     """The code point ranges (and class escapes, as ``(-1, k)``) a match of ``source`` can
     start with, merged and sorted; None when unknown or when the pattern can match the empty
     string."""
+    if _parser is None:
+        return None
     try:
         parsed = _parser.parse(source, flags)
     except re.error:
