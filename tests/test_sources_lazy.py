@@ -281,3 +281,26 @@ def test_the_cli_audits_streamed_runs_like_the_whole_read(
         load_runs(folder, metadata).frame, settings=AuditSettings(group_by=RUN_GROUPS)
     ).to_dict()
     assert report["schemes"] == json.loads(json.dumps(whole["schemes"]))
+
+
+@pytest.mark.parametrize("kind", ["view", "without rowid"])
+def test_outputs_without_rowids_are_read_whole(tmp_path: Path, kind: str) -> None:
+    from answer_audit.sources import LoadedTable, write_runs
+
+    metadata = write_runs(_run_rows(6), tmp_path / "runs")
+    db = next((tmp_path / "runs").rglob("simulation.db"))
+    with closing(sqlite3.connect(db)) as conn, conn:  # no rowid to read the texts back by
+        conn.execute("ALTER TABLE conformity_outputs RENAME TO outputs_table")
+        if kind == "view":  # SQLite gives a view's rowid as null
+            conn.execute("CREATE VIEW conformity_outputs AS SELECT * FROM outputs_table")
+        else:
+            names = [r[1] for r in conn.execute("PRAGMA table_info(outputs_table)")]
+            listed = ", ".join(f"{n} PRIMARY KEY" if n == "output_id" else n for n in names)
+            conn.execute(f"CREATE TABLE conformity_outputs ({listed}) WITHOUT ROWID")
+            conn.execute("INSERT INTO conformity_outputs SELECT * FROM outputs_table")
+    with pytest.raises(SourceError, match="rowid"):
+        stream_runs(tmp_path / "runs", metadata)
+    spec = SourceSpec(runs_dir=tmp_path / "runs", metadata=metadata)
+    loaded, groups = load_streamed(spec, ColumnMap())
+    assert isinstance(loaded, LoadedTable) and groups == RUN_GROUPS
+    assert loaded.frame["raw"].to_list() == [f"Paris {i}" for i in range(6)]

@@ -75,7 +75,10 @@ def load_streamed(
     stay in the inputs (close its rows when done); every other input is loaded whole. The
     rows, notes and coverage are the same."""
     if spec.runs_dir is not None and spec.metadata is not None and not spec.paths:
-        runs = stream_runs(spec.runs_dir, spec.metadata, conditions=spec.conditions)
+        try:
+            runs = stream_runs(spec.runs_dir, spec.metadata, conditions=spec.conditions)
+        except SourceError:  # e.g. outputs without a rowid: the whole read says what is wrong
+            return load(spec, cmap)
         return runs, cmap.group_by or RUN_GROUPS
     reader_options = (spec.records_key, spec.table, spec.query, spec.metric, spec.scorer)
     plain = all(o is None for o in reader_options) and not spec.skip_bad_lines

@@ -101,10 +101,6 @@ class Part(Protocol):
         """The rows at these sorted, distinct positions within this input."""
         ...
 
-    def close(self) -> None:
-        """Let go of what the reads hold (a database connection, a temporary copy)."""
-        ...
-
 
 @dataclass(frozen=True, eq=False)
 class StreamedRows:
@@ -156,8 +152,7 @@ class StreamedRows:
         return self._joined(self.small[wanted], [texts])
 
     def close(self) -> None:
-        for part in self.parts:
-            part.close()
+        """Let go of what the reads hold open (database connections, temporary copies)."""
         self.resources.close()
 
     def _joined(self, small: pl.DataFrame, pieces: list[pl.DataFrame]) -> pl.DataFrame:
@@ -197,9 +192,6 @@ class _ParquetPart:
         # one slice per row, read one after the other: a filter on the row index would read
         # whole columns, and slices collected in parallel each decode their part at once
         return self._read([self._scan().slice(r, 1) for r in rows])
-
-    def close(self) -> None:
-        pass  # every read opens and closes the file
 
     def _scan(self) -> pl.LazyFrame:
         return pl.scan_parquet(self.path).select(text_sources(self.cmap))

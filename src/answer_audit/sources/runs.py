@@ -63,6 +63,8 @@ _ROWID = "_output_rowid"
 _TEXTS_BY_ROWID_SQL = (
     "SELECT rowid, raw_text, parsed_answer_text FROM conformity_outputs WHERE rowid IN ({marks})"
 )
+# rows minus rowids (`WHERE rowid IS NULL` finds nothing on a view, whose rowids are null)
+_NULL_ROWID_SQL = "SELECT COUNT(*) - COUNT(rowid) FROM conformity_outputs"
 _MAX_PARAMETERS = 900  # below SQLite's oldest limit on parameters per statement (999)
 _CONDITION_COUNTS_SQL = """
 SELECT c.name, COUNT(*) FROM conformity_trials AS t
@@ -124,6 +126,7 @@ def stream_runs(
 
     def read(db_path: Path, run: RunEntry, names: Sequence[str] | None) -> tuple[int, list[str]]:
         conn = stack.enter_context(open_readonly(db_path))
+        _check_rowids(conn, db_path)
         frame, notes = _read_run(conn, db_path, run, names, f"o.rowid AS {_ROWID}")
         small = canonical_frame(frame, RUNS_MAP, where=str(db_path), extra=RUNS_EXTRA, texts=False)
         start = sum(p.height for p in parts)
@@ -138,6 +141,17 @@ def stream_runs(
         raise
     rows = StreamedRows(concat_frames(smalls), tuple(parts), RUNS_MAP, resources=stack)
     return StreamedTable(rows, coverage, notes)
+
+
+def _check_rowids(conn: sqlite3.Connection, db_path: Path) -> None:
+    """The outputs can be read back by rowid: a table with rowids, not a view (whose rowid is
+    null) or a WITHOUT ROWID table (which has none)."""
+    try:
+        missing = conn.execute(_NULL_ROWID_SQL).fetchone()[0] > 0
+    except sqlite3.Error as exc:
+        raise SourceError(f"{db_path}: conformity_outputs has no rowid ({exc})") from exc
+    if missing:
+        raise SourceError(f"{db_path}: conformity_outputs has rows without a rowid (a view?)")
 
 
 def _read_runs(
@@ -196,9 +210,6 @@ class _RunPart:
 
     def texts_at(self, rows: list[int]) -> pl.DataFrame:
         return self._texts(self.rowids.gather(rows))
-
-    def close(self) -> None:
-        pass  # the connections belong to the table's `resources`
 
     def _texts(self, rowids: pl.Series) -> pl.DataFrame:
         wanted = rowids.drop_nulls().unique().sort().to_list()
