@@ -304,3 +304,11 @@ def test_outputs_without_rowids_are_read_whole(tmp_path: Path, kind: str) -> Non
     loaded, groups = load_streamed(spec, ColumnMap())
     assert isinstance(loaded, LoadedTable) and groups == RUN_GROUPS
     assert loaded.frame["raw"].to_list() == [f"Paris {i}" for i in range(6)]
+
+
+def test_an_input_changed_while_read_is_one_clear_error(two_files: list[Path]) -> None:
+    streamed = stream_files(two_files, CMAP)
+    assert streamed is not None
+    _rows(5).write_parquet(two_files[1])  # 31 rows become 5 under the reader's feet
+    with pytest.raises(SourceError, match="was an input changed while it was read"):
+        streamed.rows.slice(20, 30)

@@ -163,6 +163,12 @@ class StreamedRows:
                 {c: pl.Series(c, [], dtype=pl.String) for c in self.columns if c in TEXT_ROLES}
             )
         )
+        if texts.height != small.height:
+            where = ", ".join(str(getattr(p, "path", "")) for p in self.parts)
+            raise SourceError(
+                f"{where}: {small.height} rows asked, {texts.height} read; was an input changed "
+                "while it was read? Run again on a copy that stays put"
+            )
         return pl.concat([small, texts], how="horizontal").select(self.columns)
 
 
