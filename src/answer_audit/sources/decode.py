@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 from answer_audit.sources.errors import SourceError
@@ -54,3 +55,14 @@ def decode_utf8(data: bytes) -> tuple[str, int]:
         # U+FFFD characters that were already in the file are not replacements.
         replaced = text.count(_REPLACEMENT) - data.count(_ENCODED_REPLACEMENT)
     return text.removeprefix(_BOM), replaced
+
+
+def iter_lines(text: str) -> Iterator[str]:
+    """The lines of ``text``, each with its ``"\n"``, one at a time (no list of every line:
+    a large file's text is not held twice). Only ``"\n"`` ends a line."""
+    start = 0
+    while start < len(text):
+        end = text.find("\n", start)
+        end = len(text) if end < 0 else end + 1
+        yield text[start:end]
+        start = end

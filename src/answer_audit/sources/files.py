@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import csv
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import polars as pl
 
 from answer_audit.sources.columns import frame_from_records
-from answer_audit.sources.decode import decode_utf8, read_bytes, reject_wide_encodings
+from answer_audit.sources.decode import decode_utf8, iter_lines, read_bytes, reject_wide_encodings
 from answer_audit.sources.errors import FormatMismatch, SourceError, first_line
 from answer_audit.sources.inspect_log import looks_like_inspect_json, read_inspect_log
 from answer_audit.sources.jsonfmt import parse_json_records, parse_jsonl
@@ -101,6 +101,7 @@ def read_table(
         data = read_bytes(where)
         reject_wide_encodings(data, where)
         text, stats["decode_replacements"] = decode_utf8(data)
+        del data  # the bytes and the text of a big file need not both stay in memory
         if kind == "csv":
             frame = _read_csv(text, where)
         elif kind == "lm-eval":
@@ -115,6 +116,7 @@ def read_table(
             records, stats["bad_lines_skipped"] = parse_jsonl(
                 text, str(where), skip_bad_lines=skip_bad_lines
             )
+            del text  # the records hold their own strings
             frame = _records_frame(records, where)
         else:
             records, stats["records_key"] = parse_json_records(text, str(where), records_key)
@@ -188,7 +190,7 @@ def _reject_duplicate_headers(text: str, where: Path) -> None:
     """Polars would rename a repeated column (``x_duplicated_0``) and a run would silently
     read the wrong one: a repeated header name is an error naming the positions."""
     try:
-        header = next(csv.reader(_lines(text)), [])  # reads only as far as the header goes
+        header = next(csv.reader(iter_lines(text)), [])  # reads only as far as the header goes
     except csv.Error:
         return  # Polars reports the malformed file
     positions: dict[str, list[int]] = {}
@@ -203,14 +205,6 @@ def _reject_duplicate_headers(text: str, where: Path) -> None:
             "rename them so each column has its own name"
         )
 
-
-def _lines(text: str) -> Iterator[str]:
-    start = 0
-    while start < len(text):
-        end = text.find("\n", start)
-        end = len(text) if end < 0 else end + 1
-        yield text[start:end]
-        start = end
 
 
 def _read_parquet(where: Path) -> pl.DataFrame:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from answer_audit.sources.decode import iter_lines
 from answer_audit.sources.errors import SourceError
 
 Record = dict[str, Any]
@@ -20,12 +21,12 @@ def parse_jsonl(text: str, where: str, *, skip_bad_lines: bool) -> tuple[list[Re
     records: list[Record] = []
     skipped = 0
     # Only "\n" ends a record: str.splitlines would also split on U+2028 inside JSON strings.
-    for number, line in enumerate(text.split("\n"), start=1):
+    for number, line in enumerate(iter_lines(text), start=1):
         if not line.strip():
             continue
-        problem = _line_problem(line)
-        if problem is None:
-            records.append(json.loads(line))
+        record, problem = _read_line(line)
+        if record is not None:
+            records.append(record)
         elif skip_bad_lines:
             skipped += 1
         else:
@@ -33,16 +34,17 @@ def parse_jsonl(text: str, where: str, *, skip_bad_lines: bool) -> tuple[list[Re
     return records, skipped
 
 
-def _line_problem(line: str) -> str | None:
+def _read_line(line: str) -> tuple[Record | None, str]:
+    """The line's object, or None and what is wrong with the line (read once)."""
     try:
         value = json.loads(line)
     except json.JSONDecodeError as exc:
-        return f"not valid JSON ({exc.msg} at column {exc.colno})"
+        return None, f"not valid JSON ({exc.msg} at column {exc.colno})"
     except RecursionError:
-        return _TOO_DEEP
+        return None, _TOO_DEEP
     if not isinstance(value, dict):
-        return f"not a JSON object (found {type(value).__name__})"
-    return None
+        return None, f"not a JSON object (found {type(value).__name__})"
+    return value, ""
 
 
 def parse_json_records(text: str, where: str, records_key: str | None) -> tuple[list[Record], str]:
