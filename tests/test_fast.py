@@ -48,3 +48,28 @@ def test_vectorized_freeform_equals_row_rules(rows: list[tuple[str | None, str |
         for normalizer in ("v1", "v2"):
             got = apply_scheme(frame, Scheme("s", parser, normalizer), "freeform")
             assert got.to_dicts() == reference(raws, truths, parser, normalizer).to_dicts(), (parser, normalizer)
+
+
+# Pieces of answers around what freeform/v3 reacts to: roles, questions, reasoning tags,
+# wrappers, every kind of whitespace Python strips (and Rust's \s does not: U+001C-U+001F).
+REGION_PIECES = st.sampled_from(
+    ["Paris", "the user", "User:", "USER", "AI:", "ai", "Ai ", "Question 2:", "Q:", "q.", "quite",
+     "<think>", "</think>", "<", "**", "__", "`", "$", "\\boxed{8}", "\\(", "*", "_", "#", ">",
+     " ", "\t", "\n", "\r", "\x0b", "\x0c", "\x1c", "\x1f", "\u00a0", "é", "Context:", "said",
+     "8", ".", ":", "x"]
+)  # fmt: skip
+
+
+@given(st.lists(st.one_of(st.none(), st.lists(REGION_PIECES, max_size=12).map("".join)),
+                min_size=1, max_size=12))  # fmt: skip
+@example(["\x0bAI: hi", " Paris ", "\x1c\x1d", "", None, "q) next", "**Paris**"])
+@example(["Paris\nq) next", "Paris\n> AI: more", "Paris\nUser: hi", "8</think>9"])
+@example(["\\boxed{8}", " `8` ", "$8$", "__8__", "\x1c8\x1f", "é 8", "\\(8\\)"])
+@example(["Paris\nuſer: hi", "Paris\nSYSTEM: x", "Paris\n\u212aontext: x"])
+def test_freeform_v3_whole_text_rows_equal_the_row_rules(raws: list[str | None]) -> None:
+    from answer_audit.parsers import get_parser
+    from answer_audit.schemes import _extract_rows, extract_column
+
+    frame = pl.DataFrame({"raw": raws}, schema={"raw": pl.String})
+    rows = _extract_rows(get_parser("freeform/v3"), frame["raw"], workers=1)
+    assert extract_column(frame, "freeform/v3", "freeform").equals(rows)

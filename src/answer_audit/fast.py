@@ -19,7 +19,7 @@ import polars as pl
 from answer_audit._unicode_tables import DISAGREEING_CLASS
 from answer_audit.matching import SHORT_TRUTH_MAX_LEN
 from answer_audit.parsers.freeform import FreeformPreset
-from answer_audit.text import SUB_SUPER_FROM, SUB_SUPER_TO, normalize
+from answer_audit.text import SUB_SUPER_FROM, SUB_SUPER_TO, WHITESPACE, normalize
 
 # What each normalizer turns into a space (besides whitespace), as a Rust class body.
 _PUNCT = {"v1": r".,;:!?'\"()\[\]{}", "v2": r".,;:!?'\"()\[\]{}*_`~"}
@@ -183,4 +183,46 @@ def correct_expr(
         pl.when(pattern.is_null()).then(None)
         .when(prediction.is_null() | blank).then(pl.lit(False))
         .otherwise(lowered.str.contains(pattern))
+    )  # fmt: skip
+
+
+# ------------------------------------------------- freeform/v3: rows whose region is the text
+
+# A line start in the raw text, with what `freeform/v3` lets precede a role or question marker
+# (and any whitespace it strips off the region's first line).
+_LINE_START = r"(?m)^[\s\x1c-\x1f>*_#]*"
+
+
+def answer_region_simple(raw: pl.Series, cut_keywords: tuple[str, ...]) -> pl.Series:
+    """Rows whose `freeform/v3` answer region is the whole stripped text (rule ``whole-text``,
+    or ``empty``): ASCII (lowercasing and stripping then agree with Python's), no ``<`` (every
+    reasoning delimiter has one), none of the cut keywords in any case, no line opening like
+    an ``AI`` role or a question (``q``), and no wrapper opening the stripped text. Each is a
+    necessary condition of another rule firing; `tests/test_fast.py` checks the row rules agree.
+    """
+    stripped = raw.str.strip_chars(WHITESPACE)
+    return (
+        raw.str.contains(r"^[\x00-\x7f]*$")
+        & ~raw.str.contains("<", literal=True)
+        & ~raw.str.contains_any(list(cut_keywords), ascii_case_insensitive=True)
+        & ~raw.str.contains(_LINE_START + r"(?:[aA][iI]|[qQ])")
+        & ~stripped.str.contains(r"^[*_`$\\]")
+    ).fill_null(False)
+
+
+def answer_region_whole(raw: pl.Series) -> pl.DataFrame:
+    """``value``, ``rule``, ``span_start``, ``span_end`` of rows `answer_region_simple` chose:
+    the stripped text and its offsets, or ``empty``."""
+    stripped = raw.str.strip_chars(WHITESPACE)
+    start = (raw.str.len_chars() - raw.str.strip_chars_start(WHITESPACE).str.len_chars()).cast(
+        pl.Int64
+    )
+    empty = stripped.str.len_chars() == 0
+    return pl.DataFrame({"value": stripped, "empty": empty, "start": start}).select(
+        "value",
+        pl.when("empty").then(pl.lit("empty")).otherwise(pl.lit("whole-text")).alias("rule"),
+        pl.when("empty").then(None).otherwise("start").alias("span_start"),
+        pl.when("empty").then(None)
+        .otherwise(pl.col("start") + pl.col("value").str.len_chars().cast(pl.Int64))
+        .alias("span_end"),
     )  # fmt: skip

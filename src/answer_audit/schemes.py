@@ -28,6 +28,12 @@ from answer_audit.parsers import (
     PresetError,
     get_parser,
 )
+from answer_audit.parsers.freeform import (
+    V3_CUT_KEYWORDS,
+    V3_CUTS,
+    V3_QUESTIONS,
+    AnswerRegionPreset,
+)
 from answer_audit.parsers.options import parse_options
 from answer_audit.text import NORMALIZERS, WHITESPACE
 
@@ -295,11 +301,37 @@ def extract_column(
         return _freeform_fast(frame, preset)
     if isinstance(preset, ChoicePreset) and "choices" in frame.columns:
         return _extractions_frame(_with_options(frame, preset))
-    raws = frame["raw"].to_list()
+    keywords = _region_keywords(preset)
+    if keywords is not None:  # freeform/v3's rules: rows whose region is the text, in Polars
+        simple = fast.answer_region_simple(frame["raw"], keywords)
+        if simple.any():
+            whole = fast.answer_region_whole(frame["raw"].filter(simple))
+            rest = _extract_rows(preset, frame["raw"].filter(~simple), workers)
+            return (
+                pl.concat([whole.with_columns(_at=simple.arg_true()),
+                           rest.with_columns(_at=(~simple).arg_true())])
+                .sort("_at").drop("_at")
+            )  # fmt: skip
+    return _extract_rows(preset, frame["raw"], workers)
+
+
+def _extract_rows(preset: Parser, raw: pl.Series, workers: int) -> pl.DataFrame:
+    """The preset row by row, each distinct text once, in ``workers`` processes."""
+    raws = raw.to_list()
     distinct = list(dict.fromkeys(raws))
     extracted = map_chunks(partial(_extract_many, preset), distinct, workers)
     found = dict(zip(distinct, extracted, strict=True))
     return _extractions_frame([found[raw] for raw in raws])
+
+
+def _region_keywords(preset: Parser) -> tuple[str, ...] | None:
+    """The cut keywords when ``preset`` has `freeform/v3`'s rules exactly (built in, or a preset
+    file repeating them), else None: `fast.answer_region_simple` is proved for those rules."""
+    if not isinstance(preset, AnswerRegionPreset) or preset.user_patterns or not preset.unwrap:
+        return None
+    if (preset.cut_patterns, preset.question_patterns) != (V3_CUTS, V3_QUESTIONS):
+        return None
+    return V3_CUT_KEYWORDS
 
 
 def _with_options(frame: pl.DataFrame, preset: ChoicePreset) -> list[Extraction]:
