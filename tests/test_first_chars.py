@@ -15,6 +15,11 @@ from answer_audit.parsers.choice_presets import CHOICE_V4
 from test_prefilters import CUT_PIECES, UNIT_PIECES
 
 
+def _matches(pattern: re.Pattern[str], text: str) -> list[tuple[tuple[int, int], tuple[object, ...]]]:
+    """Every match of ``pattern`` in ``text``: span and groups (what a guard must keep)."""
+    return [(m.span(), m.groups()) for m in pattern.finditer(text)]
+
+
 @pytest.mark.parametrize(
     ("pattern", "expected"),
     [
@@ -97,9 +102,7 @@ def test_guarded_v4_patterns_find_the_same_matches(text: str) -> None:
     for source in (*CHOICE_V4.steps[0].patterns, *CHOICE_V4.masks):
         plain = re.compile(source.replace("{L}", letters).replace("{D}", "1-4"))
         fast = guarded(plain)
-        assert [(m.span(), m.groups()) for m in fast.finditer(norm)] == [
-            (m.span(), m.groups()) for m in plain.finditer(norm)
-        ]
+        assert _matches(fast, norm) == _matches(plain, norm)
 
 
 _NUMBERISH = st.lists(
@@ -116,9 +119,7 @@ def test_the_guarded_number_pattern_finds_the_same_numbers(text: str) -> None:
 
     plain = original(_NUMBER)
     assert _NUMBER is not plain and _NUMBER.pattern != plain.pattern
-    assert [(m.span(), m.groups()) for m in _NUMBER.finditer(text)] == [
-        (m.span(), m.groups()) for m in plain.finditer(text)
-    ]
+    assert _matches(_NUMBER, text) == _matches(plain, text)
 
 
 @given(st.lists(CUT_PIECES, max_size=25).map("".join))
@@ -130,9 +131,7 @@ def test_guarded_freeform_patterns_find_the_same_matches(text: str) -> None:
     assert any(original(p) is not p for p in cuts)  # some are guarded
     for fast in (*cuts, *questions):
         plain = original(fast)
-        assert [(m.span(), m.groups()) for m in fast.finditer(text)] == [
-            (m.span(), m.groups()) for m in plain.finditer(text)
-        ]
+        assert _matches(fast, text) == _matches(plain, text)
 
 
 @given(st.lists(UNIT_PIECES, max_size=20).map("".join))
@@ -143,7 +142,7 @@ def test_guarded_unit_and_number_word_patterns_find_the_same_matches(text: str) 
     for fast in (_NUMBER_WORDS, *(pattern for pattern, _, _ in _UNIT_PATTERNS)):
         plain = original(fast)
         assert plain is not fast
-        assert [m.span() for m in fast.finditer(text)] == [m.span() for m in plain.finditer(text)]
+        assert _matches(fast, text) == _matches(plain, text)
 
 
 @given(_TEXTS)

@@ -19,6 +19,7 @@ from answer_audit.sources import ColumnMap, SourceError, load_files, load_runs
 from answer_audit.sources.lazy import InMemoryRows, StreamedTable
 from answer_audit.sources.load import stream_files
 from answer_audit.sources.runs import stream_runs
+from test_sources_runs import _snapshot
 
 CMAP = ColumnMap(raw="out", parsed="parse", label="ok", truth="gold", group_by=("temp",))
 
@@ -154,10 +155,6 @@ def test_the_input_own_source_column_is_noted(tmp_path: Path) -> None:
 
 
 # ------------------------------------------------------------------ SQLite run folders
-
-
-def _snapshot(folder: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(folder)): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
 
 
 @pytest.fixture
