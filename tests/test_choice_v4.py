@@ -4,6 +4,8 @@ modelled on the shapes seen in real runs), plus the comparison presets and user 
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from answer_audit import PresetSet, extract
 from answer_audit.parsers import MULTILINGUAL_PREFIXES
@@ -358,3 +360,30 @@ choices = "abcde"
     assert extract("Final: a is wrong", "choice/final-only", presets=presets).value is None
     assert extract("B", "choice/final-only", presets=presets).value is None  # bare = false
     assert extract("Answer: E", "choice/v4-abcde", presets=presets).value == "e"
+
+
+def _cycle_start_by_definition(tokens: list[str]) -> int | None:
+    """The earliest start of a tail that repeats a period of 2..8 at least twice (and over at
+    least 6 statements) and holds two different tokens: checked start by start."""
+    n, best = len(tokens), None
+    for period in range(2, 9):
+        need = max(2 * period, 6)
+        for start in range(n - need + 1):
+            tail = tokens[start:]
+            if all(tail[i] == tail[i + period] for i in range(len(tail) - period)):
+                if len(set(tail)) > 1:
+                    best = start if best is None else min(best, start)
+                break  # the earliest start of this period; later ones are shorter tails
+    return best
+
+
+@given(
+    st.lists(st.sampled_from("abcd"), max_size=30),
+    st.lists(st.sampled_from("abcd"), min_size=1, max_size=4),
+    st.integers(0, 40),
+)
+def test_cycle_start_is_the_definition(head: list[str], unit: list[str], repeats: int) -> None:
+    from answer_audit.parsers.choice_read import _cycle_start
+
+    tokens = head + unit * repeats  # random heads, with tails that repeat (or run one token)
+    assert _cycle_start(tokens) == _cycle_start_by_definition(tokens)

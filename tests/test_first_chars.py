@@ -9,8 +9,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from answer_audit import extract, list_parsers
-from answer_audit.first_chars import first_chars, guarded
+from answer_audit.first_chars import first_chars, guarded, may_match, needed_strings, original
 from answer_audit.parsers import choice as choice_module
+from answer_audit.parsers import choice_read
 from answer_audit.parsers.choice_presets import CHOICE_V4
 from test_prefilters import CUT_PIECES, UNIT_PIECES
 
@@ -90,7 +91,8 @@ _PIECES = st.sampled_from(
      "ではない", "以外", "例: ", "question 2:", "**", "$", "\\boxed{", "}", "選択肢", "是正确",
      "Ａ", "e\u0301", "final: ", "i would choose ", "option ", ", ", " or ", "。", "x",
      "Answer: B", "正解は b", "the answer is c.", "So d.", "答案是A", "B is correct", "(c)",
-     "回答（1文字のみ）: a", "I'd go with b", "**Answer:** C"]
+     "回答（1文字のみ）: a", "I'd go with b", "**Answer:** C", "like ", "e.g. ", "%", " is not ",
+     "(1) ", "1、2、3", "例えば", "は誤り", "does ", "問題1：", "Q: ", "for instance, "]
 )  # fmt: skip
 _TEXTS = st.one_of(st.lists(_PIECES, max_size=40).map("".join), st.text(max_size=60))
 
@@ -158,3 +160,70 @@ def test_every_choice_preset_extracts_the_same_with_and_without_guards(text: str
         choice_module.guarded = original  # type: ignore[assignment]
         choice_module._compile.cache_clear()
     assert guarded_out == plain_out
+
+
+@pytest.mark.parametrize(
+    ("pattern", "expected"),
+    [
+        (r"\b(?:for example|e\.g\.)\b|例", {"for example", "e.g.", "例"}),
+        (r"(?:of|in) the form", {" the form"}),  # the longest run of literals wins
+        (r"a*b", {"b"}),  # a repeat that may run zero times needs nothing
+        (r"x+y?", {"x"}),
+        (r"[ab]c|d", {"c", "d"}),  # a class of characters is a requirement too, if no better
+        (r"(?:例|例え|例如)", {"例"}),  # a string holding another is dropped
+        (r"(?<=z)\s*q", {"q"}),  # lookarounds hold no requirement of the match itself
+    ],
+)
+def test_strings_every_match_holds(pattern: str, expected: set[str]) -> None:
+    assert needed_strings(re.compile(pattern)) == expected
+
+
+@pytest.mark.parametrize(
+    "pattern", [r"(?i)abc", r"(?i:ab)c?", r"x?", r"\d+", r"[^a]", r".b?", r"a|\d"]
+)
+def test_no_strings_when_unknown(pattern: str) -> None:
+    assert needed_strings(re.compile(pattern)) is None
+    assert may_match(None, "")  # unknown: the pattern is always tried
+
+
+def _v4_patterns_with_needs() -> list[tuple[str, re.Pattern[str], frozenset[str]]]:
+    compiled = choice_module._compile(CHOICE_V4, "abcd")
+    rx = compiled.extras[0]
+    assert rx is not None
+    found = [
+        (f"mask {i}", original(mask), needs)
+        for i, (mask, needs) in enumerate(zip(compiled.masks, compiled.mask_needs, strict=True))
+    ]
+    found += [(name, getattr(rx, name), rx.needs[name]) for name in ("negation", "ignore", "stop")]
+    return [(name, pattern, needs) for name, pattern, needs in found if needs is not None]
+
+
+@pytest.mark.parametrize(("name", "pattern", "needs"), _v4_patterns_with_needs())
+@given(data=st.data())
+def test_every_match_holds_a_needed_string(
+    name: str, pattern: re.Pattern[str], needs: frozenset[str], data: st.DataObject
+) -> None:
+    # texts made to match the pattern (hypothesis reads the regex), so a string missing from
+    # the set shows up as a match that holds none of them
+    text = data.draw(st.from_regex(pattern, fullmatch=False), label=name)
+    for m in pattern.finditer(text):
+        assert may_match(needs, m.group()), (name, m.group())
+
+
+def test_choice_v4_cues_and_masks_have_needed_strings() -> None:
+    assert len(_v4_patterns_with_needs()) == 7  # every mask but 第/条 numbers, and every cue
+
+
+@given(_TEXTS)
+def test_every_choice_preset_extracts_the_same_with_and_without_skipping(text: str) -> None:
+    presets = [name for name in list_parsers() if name.startswith("choice/")]
+    skipping = [extract(text, name) for name in presets]
+    kept = (choice_module.needed_strings, choice_read.needed_strings)
+    try:
+        choice_module.needed_strings = choice_read.needed_strings = lambda pattern: None  # type: ignore[assignment]
+        choice_module._compile.cache_clear()
+        plain = [extract(text, name) for name in presets]
+    finally:
+        choice_module.needed_strings, choice_read.needed_strings = kept  # type: ignore[assignment]
+        choice_module._compile.cache_clear()
+    assert skipping == plain

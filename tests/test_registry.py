@@ -117,3 +117,49 @@ pick = "first"
     hostile = "a" * 40 + "!"
     assert extract(hostile, "choice/slow", presets=presets).rule == "pattern-timeout"
     assert extract("x c", "choice/slow", presets=presets).value == "c"  # ordinary text still works
+
+
+@pytest.mark.parametrize(
+    ("key", "text"),
+    [  # each cue list of a statements step is a user pattern too: timed like the step's patterns
+        ("negations", "answer: b" + "a" * 40 + "!"),  # matched right after the choice
+        ("ignore", "a" * 40 + "! answer: b"),  # searched earlier on the line
+        ("stops", "answer: b\n" + "a" * 40 + "!"),  # searched after the first statement
+    ],
+)
+def test_user_cue_patterns_cannot_hang(tmp_path: Path, key: str, text: str) -> None:
+    path = write(
+        tmp_path,
+        f"""
+[preset."choice/cues"]
+family = "choice"
+[[preset."choice/cues".steps]]
+kind = "statements"
+rule = "stmt"
+patterns = ['answer:\\s*([{{L}}])']
+{key} = ['(a|aa)+$']
+""",
+    )
+    presets = PresetSet.from_file(path)
+    assert extract(text, "choice/cues", presets=presets).rule == "pattern-timeout"
+    assert extract("answer: c", "choice/cues", presets=presets).value == "c"
+
+
+def test_user_cue_patterns_fill_choice_letters(tmp_path: Path) -> None:
+    # {L} in a negation cue means the choice letters, as in the step's patterns
+    path = write(
+        tmp_path,
+        """
+[preset."choice/cues"]
+family = "choice"
+choices = "abc"
+[[preset."choice/cues".steps]]
+kind = "statements"
+rule = "stmt"
+patterns = ['answer:\\s*([{L}])']
+negations = [' instead of [{L}]']
+""",
+    )
+    presets = PresetSet.from_file(path)
+    assert extract("answer: b instead of c. answer: a", "choice/cues", presets=presets).value == "a"
+    assert extract("answer: b instead of c", "choice/cues", presets=presets).value is None

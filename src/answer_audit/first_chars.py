@@ -197,3 +197,90 @@ def _class_item(lo: int, hi: int) -> str:
         return _ESCAPE_TEXT[hi]
     first = re.escape(chr(lo))
     return first if lo == hi else f"{first}-{re.escape(chr(hi))}"
+
+
+# ------------------------------------------------------------ required literals
+
+
+def needed_strings(pattern: Any) -> frozenset[str] | None:
+    """`required_literals` of a guarded or plain ``re`` pattern, without a string that holds
+    another of them (the shorter is found whenever the longer is); None for anything else (a
+    preset file's timed pattern) and when unknown. See `may_match`."""
+    if not isinstance(pattern, re.Pattern):
+        return None
+    needs = required_literals(original(pattern))
+    if needs is None:
+        return None
+    return frozenset(s for s in needs if not any(t != s and t in s for t in needs))
+
+
+def may_match(needs: frozenset[str] | None, text: str) -> bool:
+    """False only when ``text`` holds none of the `needed_strings` (so the pattern has no match
+    in it); True when it holds one, or when nothing is known."""
+    return needs is None or any(needed in text for needed in needs)
+
+
+def required_literals(pattern: re.Pattern[str]) -> frozenset[str] | None:
+    """Strings one of which every match of ``pattern`` holds (inside the match), or None when
+    the parsed pattern does not show such a set (case-insensitive parts, repeats that may run
+    zero times, classes, ...). A text holding none of them has no match anywhere, in any
+    ``pos``/``endpos`` window: a check that costs a few substring searches per text.
+
+    >>> sorted(required_literals(re.compile(r"\\b(?:for example|e\\.g\\.)\\b|例")))
+    ['e.g.', 'for example', '例']
+    """
+    if _parser is None or pattern.flags & re.IGNORECASE:
+        return None
+    try:
+        parsed = _parser.parse(pattern.pattern, pattern.flags)
+    except re.error:
+        return None
+    if parsed.state.flags & re.IGNORECASE:
+        return None
+    return _needs(list(parsed.data))
+
+
+def _needs(items: list[tuple[Any, Any]]) -> frozenset[str] | None:
+    """Of the sequence's requirements (each run of literals; each item that has one), the most
+    selective: the one whose shortest string is longest."""
+    options: list[frozenset[str]] = []
+    run: list[str] = []
+    for op, av in items:
+        if op is c.LITERAL:
+            run.append(chr(av))
+            continue
+        if run:
+            options.append(frozenset({"".join(run)}))
+            run = []
+        got = _item_needs(op, av)
+        if got is not None:
+            options.append(got)
+    if run:
+        options.append(frozenset({"".join(run)}))
+    if not options:
+        return None
+    return max(options, key=lambda found: (min(map(len, found)), -len(found)))
+
+
+def _item_needs(op: Any, av: Any) -> frozenset[str] | None:
+    if op is c.IN:  # a class of single characters only
+        if all(kind is c.LITERAL for kind, _value in av):
+            return frozenset(chr(value) for _kind, value in av)
+        return None
+    if op is c.BRANCH:
+        found: set[str] = set()
+        for alternative in av[1]:
+            got = _needs(list(alternative))
+            if got is None:
+                return None
+            found |= got
+        return frozenset(found)
+    if op is c.SUBPATTERN:
+        _group, add_flags, _del_flags, sub = av
+        return None if add_flags & re.IGNORECASE else _needs(list(sub))
+    if op in (c.MAX_REPEAT, c.MIN_REPEAT, c.POSSESSIVE_REPEAT):
+        low, _high, sub = av
+        return _needs(list(sub)) if low >= 1 else None
+    if op is c.ATOMIC_GROUP:
+        return _needs(list(av))
+    return None  # zero-width (AT, lookarounds) or not a fixed string (ANY, CATEGORY, ...)

@@ -20,7 +20,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 from answer_audit.normalizer_v3 import canonical_v3, normalize_v3
-from answer_audit.numbers import close_enough, find_numbers
+from answer_audit.numbers import close_enough, find_numbers, number_spans
 
 REL_TOL_V3 = 0.005
 SHORT_TRUTH_MAX_LEN = 4
@@ -147,16 +147,19 @@ def _number_mentions(
     p: str, value: Fraction, unit: str | None, tolerant: bool
 ) -> list[tuple[int, int]]:
     found = []
-    for n in find_numbers(p):
-        said = _UNIT.match(p, n.end)
-        said_unit = said.group(1) if said else None
-        v = n.value
-        if unit is not None and said_unit is not None and said_unit != unit:
-            if said_unit not in _TO_SI or unit not in _TO_SI:
-                continue
-            v = v * _TO_SI[said_unit] / _TO_SI[unit]
-        if close_enough(v, value, REL_TOL_V3 if tolerant else 0.0):
-            found.append((n.start, n.end))
+    rel_tol = REL_TOL_V3 if tolerant else 0.0
+    for v, start, end in number_spans(p):
+        if unit is not None and (said := _UNIT.match(p, end)) is not None:
+            said_unit = said.group(1)
+            if said_unit != unit:
+                if said_unit not in _TO_SI or unit not in _TO_SI:
+                    continue
+                v = v * _TO_SI[said_unit] / _TO_SI[unit]
+        # Fractions are kept in lowest terms: equal values have equal parts (and this skips
+        # Fraction.__eq__'s type checks, which dominate on a text of many numbers)
+        same = v.numerator == value.numerator and v.denominator == value.denominator
+        if same or (rel_tol and close_enough(v, value, rel_tol)):
+            found.append((start, end))
     if value.denominator == 1 and 10 <= value <= 99999:
         found += _digit_list_mentions(p, str(value.numerator))
     return found

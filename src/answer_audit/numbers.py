@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import re
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
 from answer_audit.first_chars import guarded
 from answer_audit.offsets import OffsetMap, nfkc_lower_with_map
@@ -127,14 +128,17 @@ def find_numbers(text: str) -> list[Number]:
     >>> [n.canonical for n in find_numbers("It costs $1,234.50, not 711 or -3; 3/4 of 10^2 is 75%.")]
     ['1234.5', '711', '-3', '0.75', '10', '2', '75']
     """
-    found: list[Number] = []
+    return [Number(value, start, end) for value, start, end in number_spans(text)]
+
+
+def number_spans(text: str) -> Iterator[tuple[Fraction, int, int]]:
+    """`find_numbers` as (value, start, end) tuples, without building a `Number` for each."""
     if _DIGIT.search(text) is None:  # every number has a digit; the pattern scans every position
-        return found
+        return
     for m in _NUMBER.finditer(text):
         value = _value(m)
         if value is not None:
-            found.append(Number(value, m.start(), m.end()))
-    return found
+            yield value, *m.span()
 
 
 # Beyond these a "number" is noise (and exact arithmetic on it would be slow): not read.
@@ -143,25 +147,38 @@ _MAX_EXPONENT = 400
 
 
 def _value(m: re.Match[str]) -> Fraction | None:
-    whole = (m.group("int") or "0").replace(",", "")
-    frac = m.group("frac") or m.group("bare") or ""
+    sign, whole, frac, bare, den, exp, e = m.group("sign", "int", "frac", "bare", "den", "exp", "e")
+    if not (frac or bare or den or exp or e):  # a plain integer, the common case
+        value = _integer(whole)
+        if value is None:
+            return None
+        return -value if sign == "-" or sign == "−" else value
+    whole = (whole or "0").replace(",", "")
+    frac = frac or bare or ""
     if len(whole) + len(frac) > _MAX_DIGITS:
         return None
     # from ints, not from a string: the same Fraction at a quarter of the cost
     value = Fraction(int(whole + frac), 10 ** len(frac)) if frac else Fraction(int(whole))
-    if m.group("den") is not None:
-        den = int(m.group("den"))
-        if den == 0:
+    if den is not None:
+        denominator = int(den)
+        if denominator == 0:
             return None
-        value /= den
-    exp = m.group("exp") or m.group("e")
+        value /= denominator
+    exp = exp or e
     if exp is not None:
         power = int(exp.replace("−", "-")[:6])
         if abs(power) > _MAX_EXPONENT:
             return None
         value *= Fraction(10) ** power
-    sign = (m.group("sign") or "").strip()
-    return -value if sign in ("-", "−") else value
+    return -value if sign == "-" or sign == "−" else value
+
+
+@lru_cache(maxsize=1024)
+def _integer(digits: str) -> Fraction | None:
+    """``1,234`` or ``1234`` as a Fraction (None past _MAX_DIGITS); cached: texts repeat the
+    same small integers."""
+    digits = digits.replace(",", "")
+    return None if len(digits) > _MAX_DIGITS else Fraction(int(digits))
 
 
 def parse_number(text: str) -> Fraction | None:

@@ -62,13 +62,16 @@ def nfkc_lower_with_map(text: str) -> tuple[str, OffsetMap | None]:
     # text form the first piece)
     cls = "".join(map(re.escape, marks))
     pieces = re.findall(rf"\A[{cls}]+|[^{cls}][{cls}]*", text)
-    normalized = list(map(_piece, pieces))
-    if "".join(normalized) != whole:
+    # each distinct piece is normalized once; occurrences are read through its index
+    distinct_pieces = list(dict.fromkeys(pieces))
+    normalized = [_piece(piece) for piece in distinct_pieces]
+    index = {piece: i for i, piece in enumerate(distinct_pieces)}
+    ids = np.fromiter(map(index.__getitem__, pieces), dtype=np.int64, count=len(pieces))
+    if "".join([normalized[i] for i in ids.tolist()]) != whole:
         return whole, None
-    count = len(pieces)
-    piece_len = np.fromiter(map(len, pieces), dtype=np.int64, count=count)
-    norm_len = np.fromiter(map(len, normalized), dtype=np.int64, count=count)
-    changed = np.fromiter(map(operator.ne, pieces, normalized), dtype=bool, count=count)
+    piece_len = np.array([len(piece) for piece in distinct_pieces], dtype=np.int64)[ids]
+    norm_len = np.array([len(piece) for piece in normalized], dtype=np.int64)[ids]
+    changed = np.array(list(map(operator.ne, distinct_pieces, normalized)), dtype=bool)[ids]
     piece_start = np.cumsum(piece_len) - piece_len
     first = np.repeat(piece_start, norm_len)
     # an unchanged piece maps character to character; a changed one maps to the whole piece

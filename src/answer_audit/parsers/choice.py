@@ -20,7 +20,7 @@ from functools import lru_cache
 from typing import Literal
 
 from answer_audit.extraction import NOT_FOUND, Extraction
-from answer_audit.first_chars import guarded
+from answer_audit.first_chars import guarded, may_match, needed_strings
 from answer_audit.offsets import nfkc_lower_with_map
 from answer_audit.parsers import choice_read
 from answer_audit.parsers.choice_read import Decision, Lines, NoAnswer, StepRegexes
@@ -31,7 +31,6 @@ StepKind = Literal[
     "trigger-lines", "regex", "window", "tail-repeat", "last-char", "statements", "option-text"
 ]
 Options = Sequence[str] | Mapping[str, str]
-_LINE = re.compile(r"[^\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]+")
 
 
 @dataclass(frozen=True)
@@ -134,6 +133,7 @@ class _Compiled:
     steps: tuple[tuple[ChoiceStep, tuple[re.Pattern[str], ...]], ...]
     extras: tuple[StepRegexes | None, ...]
     masks: tuple[re.Pattern[str], ...]
+    mask_needs: tuple[frozenset[str] | None, ...]  # `first_chars.needed_strings` of each mask
 
 
 @lru_cache(maxsize=256)
@@ -159,7 +159,9 @@ def _compile(preset: ChoicePreset, choices: str) -> _Compiled:
         for s in preset.steps
     )
     masks = tuple(expand(m) for m in preset.masks)
-    return _Compiled(letters, token_chars, steps, extras, masks)
+    return _Compiled(
+        letters, token_chars, steps, extras, masks, tuple(needed_strings(m) for m in masks)
+    )
 
 
 def _to_choice(token: str, letters: str) -> str | None:
@@ -184,8 +186,9 @@ def _run_steps(preset: ChoicePreset, text: str, choices: str, options: Options |
         if unclosed:
             return Extraction(None, "unclosed-think", None)
         norm = " " * start + norm[start:]  # blank, not cut: offsets stay those of `norm`
-    for mask in compiled.masks:
-        norm = mask.sub(lambda m: " " * len(m.group()), norm)
+    for mask, needs in zip(compiled.masks, compiled.mask_needs, strict=True):
+        if may_match(needs, norm):  # else it has no match: the text stays as it is
+            norm = mask.sub(lambda m: " " * len(m.group()), norm)
     lines = _lines(norm)
     for (step, patterns), extra in zip(compiled.steps, compiled.extras, strict=True):
         decision: Decision
@@ -211,11 +214,12 @@ def _run_steps(preset: ChoicePreset, text: str, choices: str, options: Options |
 def _lines(norm: str) -> Lines:
     """The non-blank lines, stripped, each with the offset of its first non-space character."""
     out: Lines = []
-    for m in _LINE.finditer(norm):
-        line = m.group()
+    offset = 0
+    for line in norm.splitlines(keepends=True):  # a line break is whitespace: strip drops it
         stripped = line.strip()
         if stripped:
-            out.append((m.start() + len(line) - len(line.lstrip()), stripped))
+            out.append((offset + len(line) - len(line.lstrip()), stripped))
+        offset += len(line)
     return out
 
 

@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from answer_audit.first_chars import may_match, needed_strings
 
 if TYPE_CHECKING:
     from answer_audit.parsers.choice import ChoiceStep
@@ -60,22 +62,53 @@ class StepRegexes:
     bare_line: re.Pattern[str]
     lead_line: re.Pattern[str]
     enumerated_line: re.Pattern[str]
+    # Per cue pattern, strings one of which its every match holds (`first_chars.needed_strings`;
+    # None when unknown, e.g. a preset file's timed pattern).
+    needs: Mapping[str, frozenset[str] | None] = field(default_factory=dict, compare=False)
+    _variants: dict[tuple[str, ...], StepRegexes] = field(
+        default_factory=dict, compare=False, repr=False
+    )
+
+    def for_text(self, norm: str) -> StepRegexes:
+        """These regexes for one text, without the cue patterns that have no match anywhere in
+        it (it holds none of the strings they need): the same statements, fewer searches."""
+        idle = tuple(
+            name
+            for name in _CUES
+            if getattr(self, name) is not None and not may_match(self.needs.get(name), norm)
+        )
+        if not idle:
+            return self
+        if idle not in self._variants:
+            off: dict[str, Any] = dict.fromkeys(idle)
+            self._variants[idle] = replace(self, _variants={}, **off)
+        return self._variants[idle]
 
 
-def _either(parts: Sequence[str], template: str = "{}") -> re.Pattern[str] | None:
+_CUES = ("negation", "ignore", "stop")
+
+
+def _either(
+    parts: Sequence[str], expand: Callable[[str], re.Pattern[str]], template: str = "{}"
+) -> re.Pattern[str] | None:
+    """One multiline pattern for a list of cue patterns, compiled by ``expand`` (so a preset
+    file's cues get ``{L}``/``{D}`` filled and run with the time limit, like its patterns)."""
     if not parts:
         return None
-    return re.compile(template.format("|".join(f"(?:{p})" for p in parts)), re.MULTILINE)
+    return expand("(?m)" + template.format("|".join(f"(?:{p})" for p in parts)))
 
 
 def compile_step(step: ChoiceStep, expand: Callable[[str], re.Pattern[str]]) -> StepRegexes:
     """Compile a step's patterns once per choice set (``expand`` fills ``{L}`` and ``{D}``)."""
     token = r"[{L}{D}]"
+    negation = _either(step.negations, expand, r"[\s\"'”’」』)\]）】*_$}}]*(?:{})")
+    ignore = _either(step.ignore, expand)
+    stop = _either(step.stops, expand, r"^[ \t*#>]*(?:{})")
     return StepRegexes(
         patterns=tuple(expand(p) for p in step.patterns),
-        negation=_either(step.negations, r"[\s\"'”’」』)\]）】*_$}}]*(?:{})"),
-        ignore=_either(step.ignore),
-        stop=_either(step.stops, r"^[ \t*#>]*(?:{})"),
+        negation=negation,
+        ignore=ignore,
+        stop=stop,
         after_alternative=expand(
             rf"[\"'”’」』)\]）】*_$}}]*{_BETWEEN_ALTERNATIVES}{_OPEN}{token}(?![0-9a-z])"
         ),
@@ -85,16 +118,22 @@ def compile_step(step: ChoiceStep, expand: Callable[[str], re.Pattern[str]]) -> 
         bare_line=expand(rf"{_OPEN}({token}){_CLOSE}(?:です|でした|だ)?[。.]?"),
         lead_line=expand(r"(?:[*_]|[(\[（【])*([{L}])(?:[*_]|[)\]）】])*\s*[).:：]\s*\S"),
         enumerated_line=expand(_ENUMERATED_LINE),
+        needs={
+            "negation": needed_strings(negation),
+            "ignore": needed_strings(ignore),
+            "stop": needed_strings(stop),
+        },
     )
 
 
-@dataclass(frozen=True)
-class _Statement:
+class _Statement(NamedTuple):  # a tuple: a long repetitive output makes tens of thousands
     start: int
     end: int
     token: str
     rule: str
-    reasoned: bool = False  # a pattern's statement on a line that says more than label + choice
+    # A pattern's statement: its whole match, read (only if a cycle makes it matter) for
+    # whether its line says more than a label and the choice (`_says_more`).
+    said: tuple[int, int] | None = None
 
 
 def run_step(
@@ -108,8 +147,8 @@ def run_step(
     """Run one ``statements`` or ``option-text`` step on the normalized (masked) text."""
     if step.kind == "option-text":
         return _option_text(rx, norm, lines, letters, options)
-    found = _statements(step, rx, norm, lines)
-    return _decide(found, len(letters))
+    found = _statements(step, rx.for_text(norm), norm, lines)
+    return _decide(found, len(letters), norm)
 
 
 # ------------------------------------------------------------------ statements
@@ -118,12 +157,11 @@ def run_step(
 def _statements(step: ChoiceStep, rx: StepRegexes, norm: str, lines: Lines) -> list[_Statement]:
     found: dict[int, _Statement] = {}
     for pattern in rx.patterns:
+        g = 1 if pattern.groups else 0
         for m in pattern.finditer(norm):
-            g = 1 if pattern.groups else 0
-            start, end = m.start(g), m.end(g)
+            start, end = m.span(g)
             if start not in found and _counts(rx, norm, start, end):
-                reasoned = _says_more(norm, m.start(), m.end())
-                found[start] = _Statement(start, end, m.group(g), step.rule, reasoned)
+                found[start] = _Statement(start, end, m.group(g), step.rule, m.span())
     if step.bare:
         for i, (offset, line) in enumerate(lines):
             bare = rx.bare_line.fullmatch(line)
@@ -205,7 +243,7 @@ def _not_example(rx: StepRegexes, norm: str, start: int) -> bool:
 _MIN_CYCLE_STATEMENTS = 6
 
 
-def _decide(found: list[_Statement], n_choices: int) -> Decision:
+def _decide(found: list[_Statement], n_choices: int, norm: str) -> Decision:
     """The final statement, unless the statements end in a cycle or an enumeration.
 
     In a cycle, labelled lines (``回答: a``) are part of the cycle like bare letters; only a
@@ -218,8 +256,8 @@ def _decide(found: list[_Statement], n_choices: int) -> Decision:
     cycle_start = _cycle_start(tokens)
     if cycle_start is not None:
         cycle_span = (found[cycle_start].start, found[-1].end)
-        inside = {s.token for s in found[cycle_start:] if s.reasoned}
-        reasoned = [s for s in found if s.reasoned]
+        reasoned = [s for s in found if s.said is not None and _says_more(norm, *s.said)]
+        inside = {s.token for s in reasoned if s.start >= found[cycle_start].start}
         if len(inside) > 1 or not reasoned:
             return NoAnswer("cycle-no-answer", cycle_span)
         last = reasoned[-1]
@@ -237,14 +275,17 @@ def _cycle_start(tokens: list[str]) -> int | None:
     """Start of the longest tail that repeats a period of 2+ different tokens, if any."""
     best: int | None = None
     n = len(tokens)
+    # The final token's trailing run: inside it every period repeats, and a tail holds two
+    # different tokens exactly when it reaches past it (a long "b b b ..." costs one pass).
+    same = n - next((i for i in range(n - 2, -1, -1) if tokens[i] != tokens[-1]), -1) - 1
     for period in range(2, 9):
         if n < max(2 * period, _MIN_CYCLE_STATEMENTS):
             break
-        i = n - period - 1
+        i = min(n - period - 1, n - same - 1)
         while i >= 0 and tokens[i] == tokens[i + period]:
             i -= 1
         start = i + 1
-        if n - start >= max(2 * period, _MIN_CYCLE_STATEMENTS) and len(set(tokens[start:])) > 1:
+        if n - start >= max(2 * period, _MIN_CYCLE_STATEMENTS) and n - start > same:
             best = start if best is None else min(best, start)
     return best
 
