@@ -186,6 +186,12 @@ def test_no_strings_when_unknown(pattern: str) -> None:
     assert may_match(None, "")  # unknown: the pattern is always tried
 
 
+def test_may_match_reads_non_ascii_strings_only_in_non_ascii_text() -> None:
+    needs = frozenset({"例", "e.g."})
+    assert may_match(needs, "see 例") and may_match(needs, "e.g. this")
+    assert not may_match(needs, "for example") and not may_match(needs, "例え"[1:])
+
+
 def _v4_patterns_with_needs() -> list[tuple[str, re.Pattern[str], frozenset[str]]]:
     compiled = choice_module._compile(CHOICE_V4, "abcd")
     rx = compiled.extras[0]
@@ -195,6 +201,10 @@ def _v4_patterns_with_needs() -> list[tuple[str, re.Pattern[str], frozenset[str]
         for i, (mask, needs) in enumerate(zip(compiled.masks, compiled.mask_needs, strict=True))
     ]
     found += [(name, getattr(rx, name), rx.needs[name]) for name in ("negation", "ignore", "stop")]
+    found += [
+        (f"pattern {i}", original(pattern), needs)
+        for i, (pattern, needs) in enumerate(zip(rx.patterns, rx.pattern_needs, strict=True))
+    ]
     return [(name, pattern, needs) for name, pattern, needs in found if needs is not None]
 
 
@@ -211,7 +221,8 @@ def test_every_match_holds_a_needed_string(
 
 
 def test_choice_v4_cues_and_masks_have_needed_strings() -> None:
-    assert len(_v4_patterns_with_needs()) == 7  # every mask but 第/条 numbers, and every cue
+    # every mask but 第/条 numbers, every cue, and the 3 statement patterns
+    assert len(_v4_patterns_with_needs()) == 10
 
 
 @given(_TEXTS)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 import weakref
+from functools import lru_cache
 from typing import Any
 
 # `re`'s own parser (CPython 3.11+; private): its tree is what the guard reasons about. Where
@@ -217,7 +218,18 @@ def needed_strings(pattern: Any) -> frozenset[str] | None:
 def may_match(needs: frozenset[str] | None, text: str) -> bool:
     """False only when ``text`` holds none of the `needed_strings` (so the pattern has no match
     in it); True when it holds one, or when nothing is known."""
-    return needs is None or any(needed in text for needed in needs)
+    if needs is None:
+        return True
+    ascii_needs, other_needs = _by_script(needs)
+    if any(needed in text for needed in ascii_needs):
+        return True
+    # str.isascii is a flag lookup: an ASCII text holds no non-ASCII string
+    return not text.isascii() and any(needed in text for needed in other_needs)
+
+
+@lru_cache(maxsize=256)
+def _by_script(needs: frozenset[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    return tuple(s for s in needs if s.isascii()), tuple(s for s in needs if not s.isascii())
 
 
 def required_literals(pattern: re.Pattern[str]) -> frozenset[str] | None:

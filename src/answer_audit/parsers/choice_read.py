@@ -65,6 +65,7 @@ class StepRegexes:
     # Per cue pattern, strings one of which its every match holds (`first_chars.needed_strings`;
     # None when unknown, e.g. a preset file's timed pattern).
     needs: Mapping[str, frozenset[str] | None] = field(default_factory=dict, compare=False)
+    pattern_needs: tuple[frozenset[str] | None, ...] = ()  # the same for each of `patterns`
     _variants: dict[tuple[str, ...], StepRegexes] = field(
         default_factory=dict, compare=False, repr=False
     )
@@ -104,8 +105,9 @@ def compile_step(step: ChoiceStep, expand: Callable[[str], re.Pattern[str]]) -> 
     negation = _either(step.negations, expand, r"[\s\"'”’」』)\]）】*_$}}]*(?:{})")
     ignore = _either(step.ignore, expand)
     stop = _either(step.stops, expand, r"^[ \t*#>]*(?:{})")
+    patterns = tuple(expand(p) for p in step.patterns)
     return StepRegexes(
-        patterns=tuple(expand(p) for p in step.patterns),
+        patterns=patterns,
         negation=negation,
         ignore=ignore,
         stop=stop,
@@ -123,6 +125,7 @@ def compile_step(step: ChoiceStep, expand: Callable[[str], re.Pattern[str]]) -> 
             "ignore": needed_strings(ignore),
             "stop": needed_strings(stop),
         },
+        pattern_needs=tuple(map(needed_strings, patterns)),
     )
 
 
@@ -156,7 +159,9 @@ def run_step(
 
 def _statements(step: ChoiceStep, rx: StepRegexes, norm: str, lines: Lines) -> list[_Statement]:
     found: dict[int, _Statement] = {}
-    for pattern in rx.patterns:
+    for pattern, needs in zip(rx.patterns, rx.pattern_needs, strict=True):
+        if not may_match(needs, norm):
+            continue  # no match anywhere in this text
         g = 1 if pattern.groups else 0
         for m in pattern.finditer(norm):
             start, end = m.span(g)
