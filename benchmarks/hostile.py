@@ -53,7 +53,13 @@ SHAPES: dict[str, Callable[[int], str]] = {
     # Extra shapes: NFKC changes every character, so offset maps take their slow path.
     "fullwidth": lambda n: repeat_to("Ａｎｓｗｅｒ：Ｂ ", n),
     "combining": lambda n: repeat_to("e\u0301", n),
+    # A restated question, then ~116,000 question lines (each used to re-read all before it).
+    "questions": lambda n: "Let's look at your question:\n" + repeat_to("q: why 1\n", n - 29),
+    # Option texts over and over (`choice/v4 +options` matches them; the overlap check was
+    # quadratic in the hits).
+    "option-words": lambda n: repeat_to("paris rome ", n),
 }
+OPTIONS = ["paris", "rome", "berlin", "madrid"]
 
 
 def _matcher(normalizer: str) -> Callable[[str], object]:
@@ -66,6 +72,7 @@ def workloads() -> dict[str, Callable[[str], object]]:
     jobs: dict[str, Callable[[str], object]] = {
         name: (lambda text, name=name: extract(text, name)) for name in list_parsers()
     }
+    jobs["choice/v4 +options"] = lambda text: extract(text, "choice/v4", choices_text=OPTIONS)
     jobs.update({f"is_correct/{n}": _matcher(n) for n in NORMALIZERS})
     return jobs
 

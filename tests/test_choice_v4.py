@@ -4,7 +4,7 @@ modelled on the shapes seen in real runs), plus the comparison presets and user 
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from answer_audit import PresetSet, extract
@@ -382,8 +382,58 @@ def _cycle_start_by_definition(tokens: list[str]) -> int | None:
     st.lists(st.sampled_from("abcd"), min_size=1, max_size=4),
     st.integers(0, 40),
 )
+@settings(max_examples=400)
 def test_cycle_start_is_the_definition(head: list[str], unit: list[str], repeats: int) -> None:
     from answer_audit.parsers.choice_read import _cycle_start
 
     tokens = head + unit * repeats  # random heads, with tails that repeat (or run one token)
     assert _cycle_start(tokens) == _cycle_start_by_definition(tokens)
+
+
+def _option_hits_by_definition(norm: str, start: int, end: int, table: list[tuple[str, str]]):
+    """Every whole-word occurrence, longest text first, kept unless it overlaps one kept."""
+    taken: list[tuple[int, int, str]] = []
+    for key, letter in table:
+        for pos in range(start, end - len(key) + 1):
+            stop = pos + len(key)
+            if norm[pos:stop] != key:
+                continue
+            if key[0].isalnum() and key[0].isascii() and pos > 0 and norm[pos - 1].isalnum():
+                continue
+            if key[-1].isalnum() and key[-1].isascii() and stop < len(norm) and norm[stop].isalnum():
+                continue
+            if all(stop <= s or pos >= e for s, e, _ in taken):
+                taken.append((pos, stop, letter))
+    return [(s, e, letter, "option-text") for s, e, letter in sorted(taken)]
+
+
+_OPTION_KEYS = ["paris", "rome", "aa", "a", "par", "is", "paris rome", "パパ", "パ", "パリ", "ローマ",
+                "リロ", "(b)", "b)"]  # fmt: skip
+
+
+@given(st.data())
+@settings(max_examples=400)  # cheap; overlaps between texts need many tries
+def test_option_hits_are_the_definition(data: st.DataObject) -> None:
+    from answer_audit.parsers.choice_read import _option_hits
+
+    keys = data.draw(st.lists(st.sampled_from(_OPTION_KEYS), min_size=1, max_size=4, unique=True))
+    pieces = st.sampled_from([*keys, "", " ", "x", "\n", "パ"])  # texts made of the keys
+    text = "".join(data.draw(st.lists(pieces, max_size=20)))
+    start = data.draw(st.integers(0, 6))
+    end = data.draw(st.integers(0, len(text) + 2))
+    table = sorted(zip(keys, "abcd", strict=False), key=lambda kv: -len(kv[0]))
+    full = _option_hits(text, start, end, table)
+    assert full == _option_hits_by_definition(text, start, end, table)
+    # stopping once two letters are taken decides "one letter" the same way
+    early = _option_hits(text, start, end, table, one_letter=True)
+    if len({hit[2] for hit in full}) == 1:
+        assert early == full
+    else:
+        assert len({hit[2] for hit in early}) != 1 or not full
+
+
+def test_option_keys_must_be_one_choice_letter() -> None:
+    # a key of two letters or none named no option (it came back as the value)
+    for key in ("ab", ""):
+        assert extract("The answer is Paris", "choice/v4", choices_text={key: "Paris"}).value is None
+    assert extract("The answer is Paris", "choice/v4", choices_text={"B": "Paris"}).value == "b"

@@ -253,3 +253,21 @@ def test_new_presets_and_matchers_are_total(prediction: str, truth: str) -> None
     for preset in ("choice/v4", "freeform/v3", "number/v1", "choice/answer-colon-first"):
         e = extract(prediction, preset)
         assert e.span is None or 0 <= e.span[0] <= e.span[1] <= len(prediction)
+
+
+_QUESTION_PIECES = st.sampled_from(
+    ["question:", "Question 2:", "q:", "Q.", "**Question:**", "> q)", "\n", " ", "the question",
+     "questions", "Paris", "answer: 4", "\n\n", "USER: hi", "</think>", "question"]
+)  # fmt: skip
+
+
+@given(st.lists(_QUESTION_PIECES, max_size=30).map("".join))
+def test_stopping_at_a_restated_question_changes_nothing(text: str) -> None:
+    # the same pattern spelled differently (an empty group) runs the full question loop
+    from dataclasses import replace
+
+    from answer_audit.parsers.freeform import FREEFORM_V3, V3_QUESTIONS
+
+    full_loop = replace(FREEFORM_V3, question_patterns=(V3_QUESTIONS[0] + "(?:)",))
+    assert FREEFORM_V3.extract(text) == full_loop.extract(text)
+

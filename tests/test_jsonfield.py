@@ -67,3 +67,26 @@ def test_hostile_json_inputs_are_bounded_and_do_not_raise() -> None:
     deep_then_valid = '{"a":' * 3000 + ' x {"isup_grade": 4}'
     # the deep prefix is given up on without RecursionError; the result is well-defined
     extract(deep_then_valid, "json/isup_grade")
+
+
+@pytest.mark.parametrize(
+    ("text", "rule"),
+    [  # integers longer than Python converts by default (4300 digits) raised ValueError
+        ('{"isup_grade": ' + "9" * 5000 + "}", "json-not-integer"),  # read like 1e999
+        ('{"isup_grade": -' + "9" * 5000 + "}", "json-not-integer"),
+        ('{"isup_grade": "' + "9" * 5000 + '"}', "json-not-integer"),
+        ("grade " + "9" * 5000, "integer-fallback-out-of-range"),
+        ('{"isup_grade": 1' + "0" * 4299 + "}", "json-out-of-range"),  # at the bound: an int
+    ],
+)
+def test_huge_integers_are_outcomes_not_errors(text: str, rule: str) -> None:
+    assert extract(text, "json/isup_grade").rule == rule
+    direct = extract_json_field(text, "isup_grade")  # no allowed range
+    assert direct.rule == ("json-value" if rule == "json-out-of-range" else rule)
+
+
+def test_a_huge_decimal_truth_is_no_option_number() -> None:
+    from answer_audit.schemes import truth_key
+
+    assert truth_key("9" * 5000, "choice") == "9" * 5000
+    assert truth_key("02", "choice") == "b" and truth_key("0001", "choice") == "a"

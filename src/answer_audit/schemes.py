@@ -144,7 +144,10 @@ def truth_key(truth: str | None, kind: Kind) -> str | int | None:
     if not t:
         return None
     if kind == "choice":
-        return chr(ord("a") + int(t) - 1) if t.isdecimal() and 1 <= int(t) <= 26 else t
+        # (a decimal too long to be an option number is never read as one: int() refuses
+        # more than 4300 digits)
+        numbered = t.isdecimal() and len(t.lstrip("0")) <= 2 and 1 <= int(t) <= 26
+        return chr(ord("a") + int(t) - 1) if numbered else t
     if kind == "json":
         number = integer_value(t)
         return t if number is None else number

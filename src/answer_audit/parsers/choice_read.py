@@ -328,7 +328,7 @@ def _option_text(
     if len(lines) <= 2:
         regions.append((0, len(norm)))
     for start, end in regions:
-        hits = _option_hits(norm, start, end, table)
+        hits = _option_hits(norm, start, end, table, one_letter=True)
         if len({hit[2] for hit in hits}) == 1:
             s, e, letter, _ = hits[-1]
             negated = rx.negation is not None and rx.negation.match(norm, e) is not None
@@ -352,30 +352,46 @@ def _option_table(
     table = []
     for letter, text in pairs:
         key = unicodedata.normalize("NFKC", text).lower().strip()
-        if key and letter.lower() in letters:
+        if key and len(letter) == 1 and letter.lower() in letters:  # one choice letter
             table.append((key, letter.lower()))
     return sorted(table, key=lambda kv: -len(kv[0]))
 
 
-def _option_hits(norm: str, start: int, end: int, table: list[tuple[str, str]]) -> list[Found]:
-    taken: list[tuple[int, int, str]] = []
+def _option_hits(
+    norm: str, start: int, end: int, table: list[tuple[str, str]], *, one_letter: bool = False
+) -> list[Found]:
+    """Whole-word occurrences of the options' texts in ``norm[start:end]``, longest text first:
+    an occurrence overlapping one already taken is dropped. Each text's occurrences come in
+    order, so the overlap check walks the taken ones once per text (linear in the hits).
+    ``one_letter``: the caller only uses the hits when they name one letter, so stop (with an
+    incomplete list) once two letters are taken: taken occurrences are never dropped."""
+    taken: list[tuple[int, int, str]] = []  # sorted, non-overlapping
     for key, letter in table:
+        mine: list[tuple[int, int, str]] = []
+        j = 0  # first taken occurrence that ends after the candidate's start
+        # an ASCII letter or digit at an end of the text must not touch another one there
+        word_start = key[0].isalnum() and key[0].isascii()
+        word_end = key[-1].isalnum() and key[-1].isascii()
+        size = len(key)
         pos = norm.find(key, start, end)
         while pos >= 0:
-            stop = pos + len(key)
-            boundary = not (
-                (key[0].isalnum() and key[0].isascii() and pos > 0 and norm[pos - 1].isalnum())
-                or (
-                    key[-1].isalnum()
-                    and key[-1].isascii()
-                    and stop < len(norm)
-                    and norm[stop].isalnum()
-                )
-            )
-            if boundary and all(stop <= s or pos >= e for s, e, _ in taken):
-                taken.append((pos, stop, letter))
+            stop = pos + size
+            if not (
+                (word_start and pos > 0 and norm[pos - 1].isalnum())
+                or (word_end and stop < len(norm) and norm[stop].isalnum())
+            ):
+                while j < len(taken) and taken[j][1] <= pos:
+                    j += 1
+                free = (j == len(taken) or taken[j][0] >= stop) and (not mine or mine[-1][1] <= pos)
+                if free:
+                    mine.append((pos, stop, letter))
+                    if one_letter and taken and taken[0][2] != letter:
+                        break  # a second letter is taken: no single answer
             pos = norm.find(key, pos + 1, end)
-    return [(s, e, letter, "option-text") for s, e, letter in sorted(taken)]
+        taken = sorted(taken + mine)  # two sorted runs: a linear merge
+        if one_letter and len({hit[2] for hit in taken}) > 1:
+            break
+    return [(s, e, letter, "option-text") for s, e, letter in taken]
 
 
 # ---------------------------------------------------------------------- describe

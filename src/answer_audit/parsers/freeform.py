@@ -169,11 +169,17 @@ class AnswerRegionPreset:
         keywords = _CUT_KEYWORDS.get(self.cut_patterns)  # None for any other set of patterns
         if keywords is None or _may_hold(region, keywords):
             pos = min((m.start() for p in cuts if (m := _first_after_start(p, region))), default=None)
+        # With the built-in question pattern (matches open a line and end on it), the text
+        # before a later match only grows by what follows: once it restates the question, so
+        # does every later one, and the search can stop there (linear, not quadratic).
+        stop_when_restated = self.question_patterns == V3_QUESTIONS and not self.user_patterns
         for p in questions:
             for m in p.finditer(region):
                 before = p.sub(" ", region[: m.start()])  # the question markers say nothing
                 if m.start() > 0 and not _RESTATES.search(before):
                     pos = m.start() if pos is None else min(pos, m.start())
+                    break
+                if m.start() > 0 and stop_when_restated:
                     break
         if pos is None:
             return start, end, None

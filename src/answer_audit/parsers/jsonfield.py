@@ -15,7 +15,17 @@ from answer_audit.extraction import Extraction, Span
 _OBJECT_START = re.compile(r"\{\s*[\"}]")
 # A signed integer not inside a word or a decimal; "-1" is minus one, never grade 1.
 _STANDALONE_INT = re.compile(r"(?<![\w.])[-+\u2212]?[0-9]+(?![\w]|\.[0-9])")
-_DECODER = json.JSONDecoder()
+# Integers longer than this are read as infinity (like 1e999: `json-not-integer`, or out of
+# range in the fallback) instead of raising: Python refuses to convert them by default, and a
+# fixed bound keeps the result the same whatever the interpreter's own limit is.
+_MAX_INT_DIGITS = 4300
+
+
+def _parse_int(digits: str) -> int | float:
+    return int(digits) if len(digits.lstrip("+-")) <= _MAX_INT_DIGITS else float(digits)
+
+
+_DECODER = json.JSONDecoder(parse_int=_parse_int)
 # Work bounds for hostile input: failed decode attempts may read at most this many times the
 # text length in total, and deep nesting (RecursionError) is given up on after a few tries.
 _SCAN_BUDGET_FACTOR = 8
@@ -103,7 +113,8 @@ def _as_int(value: Any) -> int | None:
     if isinstance(value, float) and value.is_integer():
         return int(value)
     if isinstance(value, str) and re.fullmatch(r"\s*[+-]?[0-9]+\s*", value):
-        return int(value)
+        number = _parse_int(value.strip())
+        return number if isinstance(number, int) else None
     return None
 
 
@@ -171,6 +182,8 @@ def extract_json_field(
     if integer_fallback:
         m = _STANDALONE_INT.search(text)
         if m is not None:
+            if len(m.group().lstrip("+-\u2212")) > _MAX_INT_DIGITS:
+                return Extraction(None, "integer-fallback-out-of-range", m.span())
             value = int(m.group().replace("\u2212", "-"))
             if allowed is not None and value not in allowed:
                 return Extraction(None, "integer-fallback-out-of-range", m.span())
