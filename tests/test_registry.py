@@ -74,7 +74,7 @@ def test_base_inherits_steps(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("body", "message"),
     [
-        ('[preset."x"]\nfamily = "choice"\nchoises = "ab"\n', r"key 'preset.x.choice.choises'"),
+        ('[preset."x"]\nfamily = "choice"\nchoises = "ab"\n', r"key 'preset.x.choises'"),
         ('[preset."x"]\nfamily = "nope"\n', r"key 'preset.x'"),
         ('[preset."x"]\nfamily = "choice"\n', r"key 'preset.x.steps': a choice preset needs steps"),
         ('[preset."x"]\nfamily = "json"\n', r"key 'preset.x.field'"),
@@ -163,3 +163,106 @@ negations = [' instead of [{L}]']
     presets = PresetSet.from_file(path)
     assert extract("answer: b instead of c. answer: a", "choice/cues", presets=presets).value == "a"
     assert extract("answer: b instead of c", "choice/cues", presets=presets).value is None
+
+
+def _choice_file(tmp_path: Path, step: str, extra: str = "") -> PresetSet:
+    body = f'[preset."choice/u"]\nfamily = "choice"\n{extra}\n[[preset."choice/u".steps]]\n{step}'
+    return PresetSet.from_file(write(tmp_path, body))
+
+
+def test_one_text_gets_one_time_budget_for_all_its_pattern_calls(tmp_path: Path) -> None:
+    # each line's search takes a fraction of a second: alone within the 1 s limit, but a long
+    # text of such lines used to run for minutes (one limit per call)
+    presets = _choice_file(
+        tmp_path,
+        'kind = "trigger-lines"\nrule = "r"\ntriggers = ["ans"]\npatterns = [\'(a|aa)+z\']',
+    )
+    text = "\n".join(["ans " + "a" * 26 + "!"] * 150)
+    assert extract(text, "choice/u", presets=presets).rule == "pattern-timeout"
+    assert extract("ans b", "choice/u", presets=presets).rule == "not-found"  # budget is per text
+
+
+@pytest.mark.parametrize(
+    ("pattern", "message"),
+    [
+        ("(?:(?:(?:a{100}){100}){100}){100}", "nested counted repeats expand to 100000000"),
+        ("a{4294967296}", "expand to 4294967296 copies"),
+        ("(" * 150 + "a" + ")" * 150, "groups nest 150 deep"),
+        (r"answer: (\p{Ll", "invalid regular expression"),  # checked with regex, as it runs
+    ],
+)
+def test_patterns_that_would_blow_up_are_refused_at_load(
+    tmp_path: Path, pattern: str, message: str
+) -> None:
+    step = f'kind = "regex"\nrule = "r"\npatterns = [{pattern!r}]'.replace("'", "'''", 0)
+    body = f'[preset."choice/u"]\nfamily = "choice"\n[[preset."choice/u".steps]]\n{step}'
+    path = write(tmp_path, body.replace(f"[{pattern!r}]", "['''" + pattern + "''']"))
+    with pytest.raises(PresetError, match=rf"key 'preset.choice/u.steps.0.patterns': .*{message}"):
+        PresetSet.from_file(path)
+
+
+def test_regex_only_syntax_is_accepted(tmp_path: Path) -> None:
+    presets = _choice_file(tmp_path, "kind = \"regex\"\nrule = \"r\"\npatterns = ['answer: (\\p{Ll})']")
+    assert extract("Answer: C", "choice/u", presets=presets).value == "c"
+
+
+def test_a_group_that_takes_no_part_is_no_crash(tmp_path: Path) -> None:
+    # group 1 is the one read; when the other alternative matched it is empty: no choice here
+    for kind in ("regex", "trigger-lines", "statements"):
+        presets = _choice_file(
+            tmp_path,
+            f'kind = "{kind}"\nrule = "r"\ntriggers = ["answer"]\n'
+            "patterns = ['answer:\\s*(?:\\(([{L}])\\)|([{L}]))']",
+        )
+        assert extract("The answer: (b)", "choice/u", presets=presets).value == "b"
+        assert extract("The answer: b", "choice/u", presets=presets).value is None
+
+
+def test_a_capture_of_more_or_less_than_one_letter_is_no_choice(tmp_path: Path) -> None:
+    presets = _choice_file(tmp_path, "kind = \"regex\"\nrule = \"r\"\npatterns = ['answer:\\s*([{L}]*)']")
+    for text in ("answer: bc", "answer: none"):
+        assert extract(text, "choice/u", presets=presets).value is None
+    assert extract("answer: c", "choice/u", presets=presets).value == "c"
+
+
+def test_a_pattern_invalid_for_the_choices_given_at_run_time_is_a_clear_error(
+    tmp_path: Path,
+) -> None:
+    presets = _choice_file(tmp_path, "kind = \"regex\"\nrule = \"r\"\npatterns = ['([{L}-e])']")
+    assert extract("c", "choice/u", presets=presets).value == "c"  # abcd: [abcd-e] is fine
+    with pytest.raises(ValueError, match=r"preset 'choice/u': pattern .* \(choices 'xyz'\) is not a valid"):
+        extract("x", "choice/u", presets=presets, choices="xyz")
+
+
+def test_cue_patterns_keep_their_own_groups(tmp_path: Path) -> None:
+    # joined into one pattern, the second cue's \1 pointed at the first cue's group
+    presets = _choice_file(
+        tmp_path,
+        "kind = \"statements\"\nrule = \"r\"\npatterns = ['answer:\\s*([{L}])']\n"
+        "ignore = ['(x)\\1', '(y)\\1']",
+    )
+    assert extract("yy answer: b", "choice/u", presets=presets).value is None
+    assert extract("xy answer: b", "choice/u", presets=presets).value == "b"
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ("x = " + "[" * 5000 + "]" * 5000 + "\n", "not a readable TOML file: nested too deeply"),
+        ('[preset."choice/u"]\nfamily = "choice"\nchoices = "1234"\n'
+         '[[preset."choice/u".steps]]\nkind = "last-char"\nrule = "r"\n',
+         r"key 'preset.choice/u.choices': choice set '1234' has no letters"),
+        ('[preset."choice/u"]\nfamily = "choice"\n[[preset."choice/u".steps]]\n'
+         'kind = "window"\nrule = "r"\nlines = 0\n',
+         r"key 'preset.choice/u.steps.0.lines'"),  # no family tag in the key
+    ],
+)  # fmt: skip
+def test_more_invalid_files_name_the_key(tmp_path: Path, body: str, message: str) -> None:
+    with pytest.raises(PresetError, match=message):
+        PresetSet.from_file(write(tmp_path, body))
+
+
+def test_a_byte_order_mark_is_read(tmp_path: Path) -> None:
+    path = tmp_path / "bom.toml"
+    path.write_bytes(b"\xef\xbb\xbf" + b'[preset."freeform/b"]\nfamily = "freeform"\nmarkers = ["x:"]\n')
+    assert "freeform/b" in PresetSet.from_file(path)

@@ -24,7 +24,7 @@ from answer_audit.first_chars import guarded, may_match, needed_strings
 from answer_audit.offsets import nfkc_lower_with_map
 from answer_audit.parsers import choice_read
 from answer_audit.parsers.choice_read import Decision, Lines, NoAnswer, StepRegexes
-from answer_audit.parsers.timed import PatternTimeout, compile_user_pattern
+from answer_audit.parsers.timed import PatternTimeout, compile_user_pattern, text_budget
 from answer_audit.text import reasoning_bounds
 
 StepKind = Literal[
@@ -136,26 +136,40 @@ class _Compiled:
     mask_needs: tuple[frozenset[str] | None, ...]  # `first_chars.needed_strings` of each mask
 
 
-@lru_cache(maxsize=256)
-def _compile(preset: ChoicePreset, choices: str) -> _Compiled:
+def choice_fill(choices: str) -> dict[str, str]:
+    """What ``{L}`` (the letters, escaped) and ``{D}`` (their digit range) stand for."""
     letters = "".join(dict.fromkeys(c for c in choices if "a" <= c <= "z"))
     if not letters:
         raise ValueError(f"choice set {choices!r} has no letters a-z")
     n_digits = min(len(letters), 9)
-    digits = "1" if n_digits == 1 else f"1-{n_digits}"
-    fill = {"{L}": re.escape(letters), "{D}": digits}
+    return {"{L}": re.escape(letters), "{D}": "1" if n_digits == 1 else f"1-{n_digits}"}
+
+
+@lru_cache(maxsize=256)
+def _compile(preset: ChoicePreset, choices: str) -> _Compiled:
+    fill = choice_fill(choices)
+    letters = "".join(dict.fromkeys(c for c in choices if "a" <= c <= "z"))
+    n_digits = min(len(letters), 9)
 
     def expand(pattern: str) -> re.Pattern[str]:
         for key, value in fill.items():
             pattern = pattern.replace(key, value)
         if preset.user_patterns:
-            return compile_user_pattern(pattern)  # type: ignore[return-value]  # same interface
+            try:
+                return compile_user_pattern(pattern)  # type: ignore[return-value]  # same interface
+            except Exception as err:  # regex.error, or too deep for it (RecursionError)
+                raise ValueError(
+                    f"preset {preset.name!r}: pattern {pattern!r} (choices {choices!r}) is not a "
+                    f"valid regular expression: {err}"
+                ) from None
         return guarded(re.compile(pattern))  # same matches; fails fast where none can start
 
     steps = tuple((s, tuple(expand(p) for p in s.patterns)) for s in preset.steps)
     token_chars = frozenset(letters) | frozenset(str(i) for i in range(1, n_digits + 1))
     extras = tuple(
-        choice_read.compile_step(s, expand) if s.kind in choice_read.KINDS else None
+        choice_read.compile_step(s, expand, user=preset.user_patterns)
+        if s.kind in choice_read.KINDS
+        else None
         for s in preset.steps
     )
     masks = tuple(expand(m) for m in preset.masks)
@@ -164,16 +178,23 @@ def _compile(preset: ChoicePreset, choices: str) -> _Compiled:
     )
 
 
-def _to_choice(token: str, letters: str) -> str | None:
-    if token.isdigit():
-        i = int(token) - 1
+def _to_choice(token: str | None, letters: str) -> str | None:
+    """The choice a captured token names: one letter of the set, or its number (1 is the
+    first). A preset file's pattern may capture more than one letter, or nothing: no choice."""
+    if not token:
+        return None
+    if token.isdecimal():  # (isdigit would take "²", which int() refuses)
+        i = int(token) - 1 if len(token) <= 3 else -1
         return letters[i] if 0 <= i < len(letters) else None
-    return token if token in letters else None
+    return token if len(token) == 1 and token in letters else None
 
 
 def _run(preset: ChoicePreset, text: str, choices: str, options: Options | None) -> Extraction:
-    try:
+    if not preset.user_patterns:
         return _run_steps(preset, text, choices, options)
+    try:
+        with text_budget():  # all the file's patterns on this text share one time limit
+            return _run_steps(preset, text, choices, options)
     except PatternTimeout:
         return Extraction(None, "pattern-timeout", None)
 
@@ -226,8 +247,14 @@ def _lines(norm: str) -> Lines:
 Hit = tuple[int, int, str] | None
 
 
-def _match_hit(m: re.Match[str], offset: int) -> Hit:
+def _match_hit(m: re.Match[str] | None, offset: int) -> Hit:
+    """The captured token (group 1, else the match) and where; None when there is no match or
+    its group took no part in it (a preset file's ``(?:\\(([a-d])\\)|([a-d]))``)."""
+    if m is None:
+        return None
     g = 1 if m.re.groups else 0
+    if m.group(g) is None:
+        return None
     return offset + m.start(g), offset + m.end(g), m.group(g)
 
 
@@ -239,8 +266,8 @@ def _trigger_lines(
             continue
         for pat in pats:
             found = list(pat.finditer(line)) if step.pick == "last" else [pat.search(line)]
-            if found and found[-1] is not None:
-                return _match_hit(found[-1], offset)
+            if found and (hit := _match_hit(found[-1], offset)) is not None:
+                return hit
     return None
 
 
@@ -249,8 +276,8 @@ def _regex(
 ) -> Hit:
     for pat in pats:
         found = list(pat.finditer(norm)) if step.pick == "last" else [pat.search(norm)]
-        if found and found[-1] is not None:
-            return _match_hit(found[-1], 0)
+        if found and (hit := _match_hit(found[-1], 0)) is not None:
+            return hit
     return None
 
 
@@ -260,9 +287,8 @@ def _window(
     region = lines[-step.lines :] if step.lines else [(0, norm)]
     for pat in pats:
         for offset, line in region:
-            m = pat.search(line)
-            if m is not None:
-                return _match_hit(m, offset)
+            if (hit := _match_hit(pat.search(line), offset)) is not None:
+                return hit
     return None
 
 

@@ -89,22 +89,66 @@ class StepRegexes:
 _CUES = ("negation", "ignore", "stop")
 
 
+NEGATION_TEMPLATE = r"[\s\"'”’」』)\]）】*_$}}]*(?:{})"  # right after the choice
+STOP_TEMPLATE = r"^[ \t*#>]*(?:{})"  # a line that starts a new question
+
+
+def cue_source(template: str, parts: Sequence[str]) -> str:
+    """The multiline pattern of a list of cue patterns inside ``template``."""
+    return "(?m)" + template.format("|".join(f"(?:{p})" for p in parts))
+
+
 def _either(
-    parts: Sequence[str], expand: Callable[[str], re.Pattern[str]], template: str = "{}"
+    parts: Sequence[str],
+    expand: Callable[[str], re.Pattern[str]],
+    template: str = "{}",
+    *,
+    separate: bool = False,
 ) -> re.Pattern[str] | None:
     """One multiline pattern for a list of cue patterns, compiled by ``expand`` (so a preset
-    file's cues get ``{L}``/``{D}`` filled and run with the time limit, like its patterns)."""
+    file's cues get ``{L}``/``{D}`` filled and run with the time limit, like its patterns).
+    ``separate`` (a preset file's cues): each compiled alone, so its groups, back-references
+    and inline flags stay its own (`_AnyOf`)."""
     if not parts:
         return None
-    return expand("(?m)" + template.format("|".join(f"(?:{p})" for p in parts)))
+    if separate:
+        return _AnyOf(tuple(expand(cue_source(template, [p])) for p in parts))  # type: ignore[return-value]
+    return expand(cue_source(template, parts))
 
 
-def compile_step(step: ChoiceStep, expand: Callable[[str], re.Pattern[str]]) -> StepRegexes:
-    """Compile a step's patterns once per choice set (``expand`` fills ``{L}`` and ``{D}``)."""
+class _AnyOf:
+    """Patterns tried as one alternation of them: ``search`` finds the match that starts first
+    (the earlier pattern on a tie), ``match`` the first pattern that matches at ``pos``."""
+
+    def __init__(self, patterns: Sequence[re.Pattern[str]]) -> None:
+        self.patterns = tuple(patterns)
+
+    def search(self, text: str, pos: int = 0, endpos: int | None = None) -> re.Match[str] | None:
+        end = len(text) if endpos is None else endpos
+        best: re.Match[str] | None = None
+        for pattern in self.patterns:
+            m = pattern.search(text, pos, end)
+            if m is not None and (best is None or m.start() < best.start()):
+                best = m
+        return best
+
+    def match(self, text: str, pos: int = 0, endpos: int | None = None) -> re.Match[str] | None:
+        end = len(text) if endpos is None else endpos
+        for pattern in self.patterns:
+            if (m := pattern.match(text, pos, end)) is not None:
+                return m
+        return None
+
+
+def compile_step(
+    step: ChoiceStep, expand: Callable[[str], re.Pattern[str]], *, user: bool = False
+) -> StepRegexes:
+    """Compile a step's patterns once per choice set (``expand`` fills ``{L}`` and ``{D}``;
+    ``user``: the step comes from a preset file)."""
     token = r"[{L}{D}]"
-    negation = _either(step.negations, expand, r"[\s\"'”’」』)\]）】*_$}}]*(?:{})")
-    ignore = _either(step.ignore, expand)
-    stop = _either(step.stops, expand, r"^[ \t*#>]*(?:{})")
+    negation = _either(step.negations, expand, NEGATION_TEMPLATE, separate=user)
+    ignore = _either(step.ignore, expand, separate=user)
+    stop = _either(step.stops, expand, STOP_TEMPLATE, separate=user)
     patterns = tuple(expand(p) for p in step.patterns)
     return StepRegexes(
         patterns=patterns,
@@ -165,6 +209,8 @@ def _statements(step: ChoiceStep, rx: StepRegexes, norm: str, lines: Lines) -> l
         g = 1 if pattern.groups else 0
         for m in pattern.finditer(norm):
             start, end = m.span(g)
+            if start < 0:
+                continue  # the group took no part (a preset file's alternative groups)
             if start not in found and _counts(rx, norm, start, end):
                 found[start] = _Statement(start, end, m.group(g), step.rule, m.span())
     if step.bare:

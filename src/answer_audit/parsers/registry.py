@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import re
 import tomllib
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -20,12 +19,14 @@ from answer_audit.parsers.choice import (
     ChoicePreset,
     ChoiceStep,
     StepKind,
+    choice_fill,
 )
 from answer_audit.parsers.choice_presets import (
     CHOICE_ANSWER_COLON_FIRST,
     CHOICE_LETTER_BOUNDARY,
     CHOICE_V4,
 )
+from answer_audit.parsers.choice_read import NEGATION_TEMPLATE, STOP_TEMPLATE, cue_source
 from answer_audit.parsers.freeform import (
     FREEFORM_V1,
     FREEFORM_V2,
@@ -35,6 +36,7 @@ from answer_audit.parsers.freeform import (
 )
 from answer_audit.parsers.jsonfield import JSON_ISUP_GRADE, JsonFieldPreset
 from answer_audit.parsers.number import NUMBER_V1, NumberPreset
+from answer_audit.parsers.timed import check_user_pattern, compile_user_pattern
 
 # Frozen once released: tests/golden pins what each of them extracts.
 BUILTIN: Mapping[str, Parser] = MappingProxyType(
@@ -177,16 +179,22 @@ def load_preset_file(path: str | Path) -> dict[str, Parser]:
     """Parse a TOML preset file into presets; every problem names the file and the key."""
     path = Path(path)
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        # utf-8-sig: a byte-order mark (which some editors write) is not a TOML error
+        data = tomllib.loads(path.read_text(encoding="utf-8-sig"))
     except FileNotFoundError:
         raise PresetError(f"{path}: preset file not found") from None
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
         raise PresetError(f"{path}: not a readable TOML file: {err}") from None
+    except RecursionError:
+        raise PresetError(f"{path}: not a readable TOML file: nested too deeply") from None
     try:
         spec = _PresetFile.model_validate(data)
     except ValidationError as err:
         first = err.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
+        loc = list(first["loc"])
+        if len(loc) > 2 and loc[0] == "preset" and loc[2] in _ENGINES:
+            del loc[2]  # the family tag pydantic adds: the file has no such key
+        where = ".".join(str(p) for p in loc)
         raise PresetError(f"{path}: key {where!r}: {first['msg']}") from None
     return {name: _build(path, name, s) for name, s in spec.preset.items()}
 
@@ -259,12 +267,19 @@ def _build(path: Path, name: str, spec: _AnySpec) -> Parser:
     if isinstance(preset, ChoicePreset):
         if not preset.steps:
             raise PresetError(f"{path}: key 'preset.{name}.steps': a choice preset needs steps")
+        try:
+            fill = choice_fill(preset.choices.lower())
+        except ValueError as err:
+            raise PresetError(f"{path}: key 'preset.{name}.choices': {err}") from None
+        templates = {"negations": NEGATION_TEMPLATE, "stops": STOP_TEMPLATE, "ignore": "{}"}
         for i, step in enumerate(preset.steps):
             for key in ("patterns", "negations", "ignore", "stops"):
                 for pattern in getattr(step, key):
-                    _check_pattern(path, f"preset.{name}.steps.{i}.{key}", pattern)
+                    # as the engine compiles it: choices filled, a cue inside its template
+                    source = cue_source(templates[key], [pattern]) if key in templates else pattern
+                    _check_pattern(path, f"preset.{name}.steps.{i}.{key}", source, fill)
         for pattern in preset.masks:
-            _check_pattern(path, f"preset.{name}.masks", pattern)
+            _check_pattern(path, f"preset.{name}.masks", pattern, fill)
     if isinstance(preset, AnswerRegionPreset):
         for key in ("cut_patterns", "question_patterns"):
             for pattern in getattr(preset, key):
@@ -274,9 +289,19 @@ def _build(path: Path, name: str, spec: _AnySpec) -> Parser:
     return preset
 
 
-def _check_pattern(path: Path, key: str, pattern: str) -> None:
-    probe = pattern.replace("{L}", "abcd").replace("{D}", "1-4")
-    try:
-        re.compile(probe)
-    except re.error as err:
-        raise PresetError(f"{path}: key {key!r}: invalid regular expression: {err}") from None
+def _check_pattern(
+    path: Path, key: str, pattern: str, fill: Mapping[str, str] | None = None
+) -> None:
+    """Refuse a pattern the engine could not compile (with the `regex` module, as it will run)
+    or that would blow up while compiling (`timed.check_user_pattern`)."""
+    probe = pattern
+    for placeholder, value in (fill or {}).items():
+        probe = probe.replace(placeholder, value)
+    problem = check_user_pattern(probe)
+    if problem is None:
+        try:
+            compile_user_pattern(probe)
+        except Exception as err:  # regex.error, OverflowError, RecursionError (too deep)
+            problem = f"invalid regular expression: {err}"
+    if problem is not None:
+        raise PresetError(f"{path}: key {key!r}: {problem}")
