@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from answer_audit import arguments
 from answer_audit.extraction import Extraction
 from answer_audit.parsers import ChoicePreset, Parser, get_parser
 
@@ -25,6 +26,15 @@ def extract(
     >>> extract("Reasoning...\\n\\nAnswer: C", "choice/v3")
     Extraction(value='c', rule='answer-line', span=(22, 23))
     """
+    arguments.text(text, "extract")
+    arguments.text(choices, "extract", "choices", optional=True)
+    arguments.options(choices_text, "extract")
+    if presets is not None and not isinstance(presets, Mapping):
+        raise TypeError(f"extract(): presets must be a PresetSet or dict, not {type(presets).__name__}")
+    if not isinstance(parser, str) and not callable(getattr(parser, "extract", None)):
+        raise TypeError(
+            f"extract(): parser must be a preset name or a preset, not {type(parser).__name__}"
+        )
     preset = get_parser(parser, presets) if isinstance(parser, str) else parser
     if isinstance(preset, ChoicePreset):
         return preset.extract(text, choices, choices_text)

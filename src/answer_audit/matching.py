@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 from functools import lru_cache
 from types import MappingProxyType
 
+from answer_audit import arguments
 from answer_audit.matching_v3 import match_v3
 from answer_audit.numbers import close_enough, final_number, prepare
 from answer_audit.text import NORMALIZERS, normalize
@@ -43,6 +44,9 @@ def is_correct(
     >>> is_correct("The total is $1,234.50", "1234.5", "numeric")
     True
     """
+    arguments.text(prediction, "is_correct", "prediction", optional=True)
+    arguments.text(truth, "is_correct", "truth", optional=True)
+    arguments.tolerance(rel_tol, "is_correct")
     if truth is None:
         return None
     try:

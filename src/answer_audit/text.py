@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 
+from answer_audit import arguments
 from answer_audit.normalizer_v3 import normalize_v3
 from answer_audit.numbers import normalize_number
 
@@ -21,6 +22,7 @@ def strip_think(text: str) -> str:
     >>> strip_think("reasoning...</think>  Paris")
     'Paris'
     """
+    arguments.text(text, "strip_think")
     start = think_region_start(text)
     return text[start:].lstrip() if start else text
 
@@ -172,9 +174,10 @@ def normalize(text: str, normalizer: str = "v1") -> str:
     >>> normalize("The U.S. (mainland)!", "v2")
     'the us mainland'
     """
+    arguments.text(text, "normalize")
     try:
         fn = NORMALIZERS[normalizer]
-    except KeyError:
+    except (KeyError, TypeError):  # TypeError: an unhashable name
         raise ValueError(
             f"unknown normalizer {normalizer!r}; known: {', '.join(sorted(NORMALIZERS))}"
         ) from None
