@@ -146,3 +146,65 @@ def test_unknown_options_and_commands_are_one_line_errors(tmp_path: Path) -> Non
     assert_one_line_error(code, stderr, "No such option: --lable", "--label")
     result = runner.invoke(app, ["audti"])
     assert_one_line_error(result.exit_code, result.stderr, "No such command 'audti'")
+
+
+_CSV = b"raw,truth,l\nParis,Paris,1\nRome,Paris,0\n"
+
+
+@pytest.mark.parametrize("command", ["audit", "rescore", "diff"])
+def test_never_writes_over_the_preset_file(tmp_path: Path, command: str) -> None:
+    csv = write(tmp_path / "t.csv", _CSV)
+    presets = write(tmp_path / "mine.toml", b'[preset."freeform/x"]\nfamily = "freeform"\n'
+                    b'markers = ["q:"]\n')  # fmt: skip
+    before = presets.read_bytes()
+    per_command = {
+        "audit": ["--label", "l"],
+        "rescore": ["-p", "freeform/x", "--stored-label", "l"],
+        "diff": ["--a", "freeform/x", "--b", "freeform/v2"],
+    }
+    result = runner.invoke(
+        app,
+        [command, str(csv), *per_command[command], "--presets", str(presets), "--quiet",
+         "--out-md", str(presets)],
+    )  # fmt: skip
+    assert_one_line_error(result.exit_code, result.stderr, "refusing to write", "mine.toml")
+    assert presets.read_bytes() == before
+
+
+def test_a_device_is_never_replaced(tmp_path: Path) -> None:
+    import os
+    import stat
+
+    fifo = tmp_path / "pipe.md"
+    os.mkfifo(fifo)  # a special file like /dev/null: renaming over it would replace it
+    csv = write(tmp_path / "t.csv", _CSV)
+    code, stderr, _ = audit(tmp_path, str(csv), "--label", "l", "--out-json", str(fifo))
+    assert_one_line_error(code, stderr, "is a device or a pipe")
+    assert stat.S_ISFIFO(fifo.lstat().st_mode)
+
+
+def test_a_symlinked_output_writes_its_target(tmp_path: Path) -> None:
+    csv = write(tmp_path / "t.csv", _CSV)
+    target, link = tmp_path / "real.json", tmp_path / "link.json"
+    link.symlink_to(target)
+    code, stderr, _ = audit(tmp_path, str(csv), "--label", "l", "--out-json", str(link))
+    assert code == 0, stderr
+    assert link.is_symlink() and target.read_text().startswith("{")
+
+
+@pytest.mark.parametrize(
+    ("make", "fragment"),
+    [
+        (lambda d: (d / "loop.md").symlink_to(d / "loop.md") or d / "loop.md", "a symlink loop"),
+        (lambda d: write(d / "f", b"x") / "x.md", "is not a folder"),
+        (lambda d: d / ("a" * 300 + ".md"), "too long"),
+    ],
+)
+def test_unwritable_outputs_fail_before_any_work(tmp_path: Path, make: object, fragment: str) -> None:
+    csv = write(tmp_path / "t.csv", _CSV)
+    out = make(tmp_path)  # type: ignore[operator]
+    ok = tmp_path / "ok.md"
+    code, stderr, _ = audit(tmp_path, str(csv), "--label", "l", "--out-json", str(out),
+                            "--out-html", str(ok))  # fmt: skip
+    assert_one_line_error(code, stderr, fragment)
+    assert not ok.exists()  # nothing written when one output cannot be

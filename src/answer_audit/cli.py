@@ -268,7 +268,8 @@ def audit_cmd(
     schemes = merge_schemes(default_schemes(kind) if defaults else [], user_schemes)
     if not schemes:
         raise ValueError("no scheme to run: --no-default-schemes needs at least one --scheme")
-    check_output_paths((out_md, out_json, out_html), spec.inputs)
+    inputs_and_presets = [*spec.inputs, *([presets] if presets else [])]  # never over either
+    check_output_paths((out_md, out_json, out_html), inputs_and_presets)
     # the audit reports each scheme of each slice of rows: a step count known only after
     # loading, so the bar shows activity and the message says where it is
     with progress_reporter(quiet, total=None) as step:

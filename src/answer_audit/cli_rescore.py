@@ -133,7 +133,8 @@ def rescore_cmd(
     _check_adhoc_used(adhoc, [parser])
     if out_rows is not None:
         row_format(out_rows)
-    check_output_paths([out_rows, out_json, out_md, out_html], spec.inputs)
+    inputs_and_presets = [*spec.inputs, *([presets] if presets else [])]  # never over either
+    check_output_paths([out_rows, out_json, out_md, out_html], inputs_and_presets)
     with progress_reporter(quiet, total=3) as step:
         step("loading")
         loaded, groups = load(spec, cmap)
@@ -221,7 +222,8 @@ def diff_cmd(
         raise ValueError("no input: pass one result file, or two with --align")
     adhoc = _json_flags(field, null_as, allowed, no_integer_fallback)
     _check_adhoc_used(adhoc, [a, b])
-    check_output_paths([out_md, out_json, out_html], spec.inputs)
+    inputs_and_presets = [*spec.inputs, *([presets] if presets else [])]  # never over either
+    check_output_paths([out_md, out_json, out_html], inputs_and_presets)
     with progress_reporter(quiet, total=2) as step:
         step("loading")
         first, second, notes, mode = _diff_tables(spec, cmap, align)

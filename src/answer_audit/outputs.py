@@ -16,17 +16,54 @@ class OutputError(ValueError):
 
 
 def check_output_path(path: str | Path, inputs: Iterable[str | Path] = ()) -> Path:
-    """The output path, after refusing any that is one of the inputs (same file on disk)."""
+    """The file to write for output ``path``, after refusing any that is one of the inputs
+    (same file on disk), a folder, a device or pipe, or in a folder that cannot be written.
+    A symlink is followed: its target is written, the link stays."""
     out = Path(path)
-    for item in inputs:
-        src = Path(item)
-        if out.resolve() == src.resolve() or (out.exists() and src.exists() and out.samefile(src)):
-            raise OutputError(
-                f"refusing to write {out}: it is one of the inputs; choose another path"
-            )
-    if out.exists() and out.is_dir():
+    try:
+        target = out.resolve()
+        for item in inputs:
+            src = Path(item)
+            if target == src.resolve() or (out.exists() and src.exists() and out.samefile(src)):
+                raise OutputError(
+                    f"refusing to write {out}: it is one of the inputs; choose another path"
+                )
+    except (RuntimeError, OSError) as err:  # a symlink loop, a path too long
+        raise OutputError(f"cannot write {out}: {_reason(err)}") from None
+    if target.is_dir():
         raise OutputError(f"cannot write {out}: it is a directory")
-    return out
+    if target.exists() and not target.is_file():
+        raise OutputError(
+            f"refusing to write {out}: it is a device or a pipe, not a file (writing would "
+            "replace it); choose a file path"
+        )
+    if len(target.name.encode()) > _MAX_NAME:
+        raise OutputError(f"cannot write {out}: the file name is too long; choose a shorter one")
+    folder = target.parent
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent  # the folders to create: the first one that exists decides
+    if not folder.is_dir():
+        raise OutputError(f"cannot write {out}: {folder} is not a folder")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise OutputError(f"cannot write {out}: no permission to write in {folder}")
+    if folder == target.parent:  # try it now, before any work (os.access trusts root)
+        try:
+            fd, probe = tempfile.mkstemp(prefix=".answer-audit-", suffix=".tmp", dir=folder)
+        except OSError as err:
+            raise OutputError(f"cannot write {out}: {_reason(err)}") from None
+        os.close(fd)
+        os.unlink(probe)
+    return target
+
+
+# Longest file name most file systems take (255 bytes), less room for the temporary name.
+_MAX_NAME = 255 - len(".tmp") - 10
+
+
+def _reason(err: BaseException) -> str:
+    if isinstance(err, RuntimeError):
+        return "a symlink loop"
+    return getattr(err, "strerror", None) or str(err)
 
 
 def check_output_paths(
@@ -49,8 +86,11 @@ def atomic_write(
     A crash or error leaves any previous file at ``path`` untouched.
     """
     out = check_output_path(path, inputs)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent)
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent)
+    except OSError as err:
+        raise OutputError(f"cannot write {path}: {_reason(err)}") from None
     os.close(fd)
     try:
         write(Path(tmp))
