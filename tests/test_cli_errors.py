@@ -1,5 +1,6 @@
 """Every bad input: one clear stderr line, exit code 2, no traceback (unless --debug)."""
 
+import json
 import sqlite3
 from pathlib import Path
 
@@ -208,3 +209,50 @@ def test_unwritable_outputs_fail_before_any_work(tmp_path: Path, make: object, f
                             "--out-html", str(ok))  # fmt: skip
     assert_one_line_error(code, stderr, fragment)
     assert not ok.exists()  # nothing written when one output cannot be
+
+
+def _results_db(path: Path) -> sqlite3.Connection:
+    conn = sqlite3.connect(path)
+    conn.execute("CREATE TABLE t (raw TEXT, truth TEXT, l INTEGER)")
+    conn.executemany("INSERT INTO t VALUES (?, ?, ?)", [("Paris", "Paris", 1)] * 3)
+    conn.commit()
+    return conn
+
+
+@pytest.mark.parametrize(
+    ("query", "said"),
+    [("VACUUM INTO '{dir}/dump.db'", "not VACUUM"),
+     ("/* x */ ATTACH DATABASE '{dir}/evil.db' AS e", "not ATTACH")],
+)  # fmt: skip
+def test_a_query_that_would_write_files_is_refused(tmp_path: Path, query: str, said: str) -> None:
+    db = tmp_path / "r.db"
+    _results_db(db).close()
+    out = tmp_path / "out"
+    out.mkdir()
+    code, stderr, _ = audit(tmp_path, str(db), "--label", "l",
+                            "--query", query.format(dir=out))  # fmt: skip
+    assert_one_line_error(code, stderr, "--query must be a SELECT", said)
+    assert list(out.iterdir()) == []
+
+
+def test_a_symlinked_wal_database_is_read_with_its_wal(tmp_path: Path) -> None:
+    db = tmp_path / "wal.db"
+    writer = _results_db(db)
+    writer.execute("PRAGMA journal_mode=WAL")
+    writer.execute("PRAGMA wal_autocheckpoint=0")
+    writer.executemany("INSERT INTO t VALUES (?, ?, ?)", [("Rome", "Paris", 0)] * 3)
+    writer.commit()  # these rows are only in wal.db-wal while the writer is open
+    (tmp_path / "links").mkdir()
+    link = tmp_path / "links" / "wal.db"
+    link.symlink_to(db)
+    try:
+        results = []
+        for path in (db, link):
+            out = tmp_path / f"{path.parent.name}.json"
+            result = runner.invoke(app, ["audit", str(path), "--label", "l", "--quiet",
+                                         "--out-json", str(out)])  # fmt: skip
+            assert result.exit_code == 0, result.stderr
+            results.append(json.loads(out.read_text())["coverage"]["rows"])
+    finally:
+        writer.close()
+    assert results == [6, 6]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 import sqlite3
 import tempfile
@@ -59,18 +60,19 @@ def open_readonly(path: Path) -> Iterator[sqlite3.Connection]:
         raise SourceError(f"{path}: database file not found; check the path")
     if not has_sqlite_header(path):
         raise SourceError(f"{path}: not a SQLite database (its header is not 'SQLite format 3')")
+    real = path.resolve()  # a symlinked database: its -wal lies beside the real file
     try:
-        if not _needs_copy(path):
-            with closing(_connect_readonly(path)) as conn:
+        if not _needs_copy(real):
+            with closing(_connect_readonly(real)) as conn:
                 yield conn
             return
         with tempfile.TemporaryDirectory(prefix="answer-audit-") as tmp:
-            copy = Path(tmp) / path.name
-            wal = _sidecar(path, "-wal")
+            copy = Path(tmp) / real.name
+            wal = _sidecar(real, "-wal")
             # WAL first: a checkpoint between the two copies then only repeats pages we have.
             if wal.exists():
                 shutil.copyfile(wal, _sidecar(copy, "-wal"))
-            shutil.copyfile(path, copy)
+            shutil.copyfile(real, copy)
             with closing(_connect_readonly(copy)) as conn:
                 yield conn
     except sqlite3.DatabaseError as exc:
@@ -114,6 +116,9 @@ def read_sqlite(
         if query is None:
             table = _pick_table(path, tables, table)
             query = f"SELECT * FROM {quote_name(table)}"
+        else:
+            _check_query(path, query)
+            conn.set_authorizer(_read_only)
         try:
             cursor = conn.execute(query)
             rows = cursor.fetchall()
@@ -131,6 +136,27 @@ def read_sqlite(
         )
     stats: dict[str, Any] = {"table": table} if table is not None else {"query": query}
     return frame_from_rows(names, rows), stats
+
+
+_FIRST_WORD = re.compile(r"\s*(?:(?:--[^\n]*(?:\n|$)|/\*.*?\*/)\s*)*(\w*)", re.DOTALL)
+
+
+def _check_query(path: Path, query: str) -> None:
+    """Only a query that reads: even on a read-only connection, ``VACUUM INTO 'x.db'`` and
+    ``ATTACH 'x.db'`` create files."""
+    m = _FIRST_WORD.match(query)
+    word = m.group(1).upper() if m else ""
+    if word not in ("SELECT", "WITH", "VALUES"):
+        raise SourceError(
+            f"{path}: --query must be a SELECT (or WITH ... SELECT) query, not {word or 'empty'}"
+        )
+
+
+def _read_only(action: int, *_: object) -> int:
+    """SQLite authorizer for a user's query: reading, functions and CTEs only."""
+    allowed = (sqlite3.SQLITE_SELECT, sqlite3.SQLITE_READ, sqlite3.SQLITE_FUNCTION,
+               sqlite3.SQLITE_RECURSIVE)  # fmt: skip
+    return sqlite3.SQLITE_OK if action in allowed else sqlite3.SQLITE_DENY
 
 
 def _pick_table(path: Path, tables: dict[str, list[str]], table: str | None) -> str:
