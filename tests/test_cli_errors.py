@@ -256,3 +256,14 @@ def test_a_symlinked_wal_database_is_read_with_its_wal(tmp_path: Path) -> None:
     finally:
         writer.close()
     assert results == [6, 6]
+
+
+@pytest.mark.parametrize("args", [["--raw", "source"], ["--group-by", "source"]])
+def test_a_files_own_source_column_is_not_silently_the_file_name(
+    tmp_path: Path, args: list[str]
+) -> None:
+    csv = write(tmp_path / "s.csv", b"source,raw,truth,l\nweb,Paris,Paris,1\nbook,Rome,Paris,0\n")
+    code, stderr, _ = audit(tmp_path, str(csv), "--label", "l", *args)
+    assert_one_line_error(code, stderr, "its own 'source' column", f"{args[0]} source")
+    code, stderr, _ = audit(tmp_path, str(csv), "--label", "l")  # not mapped: read as before
+    assert code == 0, stderr

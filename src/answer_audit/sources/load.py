@@ -68,6 +68,7 @@ def load_files(
         )
         labelled = frame.with_columns(pl.lit(source, dtype=pl.String).alias("source"))
         if "source" in frame.columns:
+            check_own_source(str(path), used)
             notes.append(_OWN_SOURCE.format(path=path))
         originals.append(frame if "source" in frame.columns else labelled)
         prefix = f"{source}:" if len(given) > 1 else ""
@@ -102,14 +103,30 @@ def stream_files(
          "decode_replacements": 0, "rows": frame.height}
         for path, source, frame in zip(given, sources, originals, strict=True)
     ]  # fmt: skip
-    notes = [
-        _OWN_SOURCE.format(path=path)
-        for path, frame in zip(given, originals, strict=True)
-        if "source" in frame.columns
-    ]
+    notes = []
+    for path, frame in zip(given, originals, strict=True):
+        if "source" in frame.columns:
+            check_own_source(str(path), cmap)
+            notes.append(_OWN_SOURCE.format(path=path))
     _check_truth(rows.small, cmap)
     notes += _duplicate_id_notes(rows.small)
     return StreamedTable(rows, _coverage(rows.small, files), notes)
+
+
+def check_own_source(where: str, cmap: ColumnMap) -> None:
+    """A file with its own 'source' column may not map it: that name is the file's name here
+    (it would silently read the file name instead of the column)."""
+    roles = {role: getattr(cmap, role) for role in
+             ("id", "raw", "parsed", "label", "truth", "error", "choices")}  # fmt: skip
+    used = [f"--{role}" for role, column in roles.items() if column == "source"]
+    if "source" in cmap.group_by:
+        used.append("--group-by")
+    if used:
+        raise SourceError(
+            f"{where}: the file has its own 'source' column, but 'source' is the name "
+            f"answer-audit gives the input file, so {' and '.join(used)} source cannot mean "
+            "that column; rename it in the file (or in a SQLite --query with AS)"
+        )
 
 
 _OWN_SOURCE = (
