@@ -267,3 +267,38 @@ def test_a_files_own_source_column_is_not_silently_the_file_name(
     assert_one_line_error(code, stderr, "its own 'source' column", f"{args[0]} source")
     code, stderr, _ = audit(tmp_path, str(csv), "--label", "l")  # not mapped: read as before
     assert code == 0, stderr
+
+
+def test_demo_never_overwrites_reports_it_did_not_write(tmp_path: Path) -> None:
+    mine = write(tmp_path / "answer_parsing_audit.md", b"keep")
+    result = runner.invoke(app, ["demo", "--out", str(tmp_path), "--quiet"])
+    assert_one_line_error(result.exit_code, result.stderr, "did not write there")
+    assert mine.read_bytes() == b"keep"
+    result = runner.invoke(app, ["demo", "--out", str(mine), "--quiet"])
+    assert_one_line_error(result.exit_code, result.stderr, "is not a folder")
+    again = tmp_path / "demo"
+    for _ in range(2):  # an earlier demo is replaced
+        assert runner.invoke(app, ["demo", "--out", str(again), "--quiet"]).exit_code == 0
+
+
+def test_bootstrap_is_bounded(tmp_path: Path) -> None:
+    csv = write(tmp_path / "t.csv", _CSV)
+    code, stderr, _ = audit(tmp_path, str(csv), "--label", "l", "--bootstrap", "999999999999")
+    assert_one_line_error(code, stderr, "--bootstrap", "100000")
+
+
+@pytest.mark.parametrize("second", ["0.3", "nan"])
+def test_a_run_folder_listed_twice_or_an_odd_temperature_is_refused(
+    tmp_path: Path, second: str
+) -> None:
+    from answer_audit.demo import write_demo_runs
+
+    metadata = write_demo_runs(tmp_path / "runs", 0)
+    document = json.loads(metadata.read_text())
+    first = next(iter(document["experiments"].values()))
+    document["experiments"] = {"0.0": first, second: dict(first)}
+    metadata.write_text(json.dumps(document))
+    result = runner.invoke(app, ["audit", "--runs-dir", str(tmp_path / "runs"), "--metadata",
+                                 str(metadata), "--quiet"])  # fmt: skip
+    said = "is listed under temperatures 0.0 and 0.3" if second == "0.3" else "finite temperature"
+    assert_one_line_error(result.exit_code, result.stderr, said)

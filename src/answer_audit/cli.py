@@ -23,7 +23,7 @@ from typer.core import TyperGroup
 from answer_audit import cli_options as opt
 from answer_audit.audit import AuditResult, AuditSettings, audit
 from answer_audit.cli_options import split_list
-from answer_audit.demo import write_demo_runs
+from answer_audit.demo import check_demo_folder, write_demo_runs
 from answer_audit.extract import extract
 from answer_audit.loading import RUN_CONDITIONS, SourceSpec, load_streamed
 from answer_audit.outputs import atomic_write_text, check_output_paths
@@ -237,7 +237,10 @@ def audit_cmd(
     presets: opt.Presets = None,
     seed: opt.Seed = 0,
     bootstrap: Annotated[
-        int, typer.Option("--bootstrap", min=2, help="Bootstrap resamples for the Δpp intervals.")
+        int,
+        typer.Option(
+            "--bootstrap", min=2, max=100_000, help="Bootstrap resamples for the Δpp intervals."
+        ),
     ] = 1000,
     max_rows: Annotated[
         int, typer.Option("--max-rows", min=0, help="Per-group rows per scheme in the Markdown/HTML.")
@@ -406,6 +409,8 @@ def demo_cmd(
     quiet: opt.Quiet = False,
 ) -> None:
     """Generate synthetic experiment runs, audit them, and write the reports."""
+    reports = [out_dir / f"answer_parsing_audit.{ext}" for ext in ("md", "json", "html")]
+    check_demo_folder(out_dir, reports)
     metadata = write_demo_runs(out_dir / "runs", seed)
     out.print(f"generated demo runs in {out_dir / 'runs'} ({metadata.name})")
     audit_cmd(
@@ -414,8 +419,7 @@ def demo_cmd(
         skip_bad_lines=False, metric=None, scorer=None, id_col=None, raw="raw", parsed=None,
         label=None, truth="truth", choices_col=None, group_by=None, null_values=None, kind="freeform", scheme=None, defaults=True,
         presets=None, seed=seed, bootstrap=1000, max_rows=40, max_examples=30,
-        out_md=out_dir / "answer_parsing_audit.md", out_json=out_dir / "answer_parsing_audit.json",
-        out_html=out_dir / "answer_parsing_audit.html", quiet=quiet,
+        out_md=reports[0], out_json=reports[1], out_html=reports[2], quiet=quiet,
     )  # fmt: skip
 
 

@@ -106,7 +106,9 @@ def rescore_cmd(
     allowed: opt.Allowed = None,
     no_integer_fallback: opt.NoIntegerFallback = False,
     normalizer: opt.Normalizer = None,
-    bootstrap: Annotated[int, typer.Option("--bootstrap", min=2, help="Bootstrap resamples.")] = 1000,
+    bootstrap: Annotated[
+        int, typer.Option("--bootstrap", min=2, max=100_000, help="Bootstrap resamples.")
+    ] = 1000,
     seed: opt.Seed = 42,
     out_rows: Annotated[
         Path | None,

@@ -141,6 +141,18 @@ def _row(temp: float, variant: str, condition: str, question: str, truth: str | 
     }  # fmt: skip
 
 
+def check_demo_folder(out_dir: Path, reports: list[Path]) -> None:
+    """Refuse an output folder that is a file, or that holds reports no demo wrote there."""
+    if out_dir.exists() and not out_dir.is_dir():
+        raise SourceError(f"{out_dir} is not a folder; pass --out with a new folder")
+    earlier_demo = (out_dir / "runs" / DEMO_MARKER).is_file()
+    if not earlier_demo and any(report.exists() for report in reports):
+        raise SourceError(
+            f"{out_dir} holds reports that `answer-audit demo` did not write there; "
+            "pass --out with a new folder"
+        )
+
+
 def write_demo_runs(runs_dir: Path, seed: int = 0) -> Path:
     """Write the demo run folders, replacing an earlier demo there (and only a demo).
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import os
 import sqlite3
 from collections.abc import Callable, Sequence
@@ -240,7 +241,17 @@ def read_metadata(path: Path) -> list[RunEntry]:
     experiments = document.get("experiments") if isinstance(document, dict) else None
     if not isinstance(experiments, dict):
         raise SourceError(f"{path}: needs an object under the key 'experiments'")
-    return [_entry(path, key, value) for key, value in experiments.items()]
+    entries = [_entry(path, key, value) for key, value in experiments.items()]
+    seen: dict[str, float] = {}
+    for entry in entries:  # one folder under two temperatures would count its rows twice
+        if entry.status == "completed" and entry.run_dir is not None:
+            if entry.run_dir in seen:
+                raise SourceError(
+                    f"{path}: run_dir '{entry.run_dir}' is listed under temperatures "
+                    f"{seen[entry.run_dir]} and {entry.temperature}; each run folder once"
+                )
+            seen[entry.run_dir] = entry.temperature
+    return entries
 
 
 def _entry(path: Path, key: str, value: Any) -> RunEntry:
@@ -249,6 +260,8 @@ def _entry(path: Path, key: str, value: Any) -> RunEntry:
         temperature = float(key)
     except ValueError:
         raise SourceError(f"{where}: the key must be a temperature such as 0.5") from None
+    if not math.isfinite(temperature):
+        raise SourceError(f"{where}: the key must be a finite temperature such as 0.5")
     if not isinstance(value, dict):
         raise SourceError(f"{where} is a {type(value).__name__}, not an object")
     status = value.get("status")
