@@ -302,3 +302,18 @@ def test_a_run_folder_listed_twice_or_an_odd_temperature_is_refused(
                                  str(metadata), "--quiet"])  # fmt: skip
     said = "is listed under temperatures 0.0 and 0.3" if second == "0.3" else "finite temperature"
     assert_one_line_error(result.exit_code, result.stderr, said)
+
+
+@pytest.mark.parametrize("suffix", [".jsonl", ".json"])
+def test_lone_surrogates_in_json_are_replaced_and_counted(tmp_path: Path, suffix: str) -> None:
+    # half of an escaped surrogate pair (a log that cut an emoji) cannot be stored as UTF-8
+    rows = [b'{"raw": "a\\ud800b", "truth": "a", "l": 1}',
+            b'{"raw": "x \\ud83d\\ude00", "truth": "x", "l": 1}']  # fmt: skip
+    data = b"\n".join(rows) if suffix == ".jsonl" else b"[" + b",".join(rows) + b"]"
+    path = write(tmp_path / f"s{suffix}", data)
+    out = tmp_path / "r.json"
+    result = runner.invoke(app, ["audit", str(path), "--label", "l", "--quiet",
+                                 "--out-json", str(out)])  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    files = json.loads(out.read_text())["coverage"]["files"]
+    assert files[0]["decode_replacements"] == 1  # the whole pair is an emoji, kept

@@ -14,7 +14,12 @@ from answer_audit.sources.columns import frame_from_records
 from answer_audit.sources.decode import decode_utf8, iter_lines, read_bytes, reject_wide_encodings
 from answer_audit.sources.errors import FormatMismatch, SourceError, first_line
 from answer_audit.sources.inspect_log import looks_like_inspect_json, read_inspect_log
-from answer_audit.sources.jsonfmt import parse_json_records, parse_jsonl
+from answer_audit.sources.jsonfmt import (
+    may_hold_surrogates,
+    parse_json_records,
+    parse_jsonl,
+    replace_surrogates,
+)
 from answer_audit.sources.lm_eval import lm_eval_frame, looks_like_lm_eval
 from answer_audit.sources.sqlite import has_sqlite_header, read_sqlite
 
@@ -108,6 +113,8 @@ def read_table(
             records, stats["bad_lines_skipped"] = parse_jsonl(
                 text, str(where), skip_bad_lines=skip_bad_lines
             )
+            if may_hold_surrogates(text):
+                stats["decode_replacements"] += replace_surrogates(records)
             frame, extra = _recognized(
                 fmt, kind, lambda: lm_eval_frame(records, where, metric=metric)
             )
@@ -116,10 +123,14 @@ def read_table(
             records, stats["bad_lines_skipped"] = parse_jsonl(
                 text, str(where), skip_bad_lines=skip_bad_lines
             )
+            if may_hold_surrogates(text):
+                stats["decode_replacements"] += replace_surrogates(records)
             del text  # the records hold their own strings
             frame = _records_frame(records, where)
         else:
             records, stats["records_key"] = parse_json_records(text, str(where), records_key)
+            if may_hold_surrogates(text):
+                stats["decode_replacements"] += replace_surrogates(records)
             frame = _records_frame(records, where)
     if frame.height == 0 and not stats.get("loglikelihood_rows"):
         raise SourceError(f"{where}: no rows to read; check the file (or --records/--table)")

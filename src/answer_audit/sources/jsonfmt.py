@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from answer_audit.sources.decode import iter_lines
@@ -45,6 +46,39 @@ def _read_line(line: str) -> tuple[Record | None, str]:
     if not isinstance(value, dict):
         return None, f"not a JSON object (found {type(value).__name__})"
     return value, ""
+
+
+# JSON may escape half of a surrogate pair (a log that cut an emoji in two): the decoder gives a
+# lone surrogate, which no UTF-8 table can hold. Such text is rare, so only then are the
+# records walked, each lone surrogate replaced by U+FFFD and counted like undecodable bytes.
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def may_hold_surrogates(text: str) -> bool:
+    """Whether JSON text escapes a surrogate (records from it need `replace_surrogates`)."""
+    return _SURROGATE_ESCAPE.search(text) is not None
+
+
+def replace_surrogates(records: list[Record]) -> int:
+    """Replace every lone surrogate in the records' keys and strings (in place); how many."""
+    count = 0
+
+    def fix(value: Any) -> Any:
+        nonlocal count
+        if isinstance(value, str):
+            fixed, n = _LONE_SURROGATE.subn("\ufffd", value)
+            count += n
+            return fixed
+        if isinstance(value, dict):
+            return {fix(k): fix(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [fix(v) for v in value]
+        return value
+
+    for i, record in enumerate(records):
+        records[i] = fix(record)
+    return count
 
 
 def parse_json_records(text: str, where: str, records_key: str | None) -> tuple[list[Record], str]:
