@@ -178,7 +178,7 @@ def test_auto_detected_file_that_fails_says_what_was_recognized(tmp_path: Path) 
     lines = gsm8k_lines()
     lines[3]["resps"] = "oops"
     path = write_samples(tmp_path, "gsm8k", lines)
-    with pytest.raises(SourceError, match=r":4: 'resps' is a str, not a list.*--format auto "
+    with pytest.raises(SourceError, match=r":4: 'resps' is a string, not a list.*--format auto "
                        r"took the file for lm-eval samples"):  # fmt: skip
         read_table(path)
 

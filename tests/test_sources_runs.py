@@ -120,7 +120,7 @@ def test_missing_database_names_the_exact_path(tmp_path: Path) -> None:
         ({"runs": {}}, "'experiments'"),
         ({"experiments": {"hot": {"status": "completed"}}}, r"experiments\['hot'\]: .*temperature"),
         ({"experiments": {"0.5": {"status": "completed", "run_id": "r"}}}, r"\['0.5'\] .*run_dir"),
-        ({"experiments": {"0.5": "completed"}}, r"\['0.5'\] is a str"),
+        ({"experiments": {"0.5": "completed"}}, r"\['0.5'\] is a string"),
         ({"experiments": {"0.5": {"run_id": "r", "run_dir": "d"}}}, r"\['0.5'\] has no 'status"),
     ],
 )

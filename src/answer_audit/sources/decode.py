@@ -28,16 +28,18 @@ def reject_wide_encodings(data: bytes, where: Path) -> None:
     """A SourceError for UTF-16/UTF-32 files (a BOM, or NUL bytes in a quarter of the first
     4 KB): decoded as UTF-8 they would become garbage with no clear error."""
     if data.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")):
-        encoding = "UTF-32"
+        encoding = source = "UTF-32"
     elif data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        encoding = "UTF-16"
+        encoding = source = "UTF-16"
     elif (head := data[:4096]) and head.count(0) * 4 >= len(head):
-        encoding = "UTF-16 or UTF-32 (it is full of NUL bytes)"
+        # UTF-32 text has three NULs for each ASCII character, UTF-16 one
+        source = "UTF-32" if head.count(0) * 4 >= 3 * len(head) else "UTF-16"
+        encoding = f"{source} (it is full of NUL bytes)"
     else:
         return
     raise SourceError(
         f"{where}: the file is {encoding}, not UTF-8; convert it first, "
-        f"e.g. iconv -f UTF-16 -t UTF-8 {where.name} > utf8-{where.name}"
+        f"e.g. iconv -f {source} -t UTF-8 {where.name} > utf8-{where.name}"
     )
 
 

@@ -35,6 +35,15 @@ def parse_jsonl(text: str, where: str, *, skip_bad_lines: bool) -> tuple[list[Re
     return records, skipped
 
 
+_JSON_KINDS = {dict: "an object", list: "a list", str: "a string", int: "a number",
+               float: "a number", bool: "true or false", type(None): "null"}  # fmt: skip
+
+
+def json_kind(value: Any) -> str:
+    """What a decoded JSON value is, in JSON's words: "a number", not "a int"."""
+    return _JSON_KINDS.get(type(value), type(value).__name__)
+
+
 def _read_line(line: str) -> tuple[Record | None, str]:
     """The line's object, or None and what is wrong with the line (read once)."""
     try:
@@ -44,7 +53,7 @@ def _read_line(line: str) -> tuple[Record | None, str]:
     except RecursionError:
         return None, _TOO_DEEP
     if not isinstance(value, dict):
-        return None, f"not a JSON object (found {type(value).__name__})"
+        return None, f"not a JSON object (found {json_kind(value)})"
     return value, ""
 
 
@@ -105,7 +114,7 @@ def parse_json_records(text: str, where: str, records_key: str | None) -> tuple[
         key = _discover_key(document, where)
         value = document[key]
     else:
-        raise SourceError(f"{where}: the JSON holds a {type(document).__name__}, not records")
+        raise SourceError(f"{where}: the JSON holds {json_kind(document)}, not records")
     return _check_records(value, where, key), key
 
 
@@ -150,11 +159,11 @@ def _discover_key(document: dict[str, Any], where: str) -> str:
 def _check_records(value: Any, where: str, key: str) -> list[Record]:
     at = f" under '{key}'" if key else ""
     if not isinstance(value, list):
-        raise SourceError(f"{where}: the value{at} is a {type(value).__name__}, not a list")
+        raise SourceError(f"{where}: the value{at} is {json_kind(value)}, not a list")
     for index, item in enumerate(value):
         if not isinstance(item, dict):
             raise SourceError(
-                f"{where}: item {index}{at} is a {type(item).__name__}, not an object; "
+                f"{where}: item {index}{at} is {json_kind(item)}, not an object; "
                 "records must be JSON objects"
             )
     return value

@@ -19,6 +19,7 @@ from typing import Any
 import polars as pl
 
 from answer_audit.sources.errors import FormatMismatch, SourceError
+from answer_audit.sources.jsonfmt import json_kind
 
 DEFAULT_METRIC = "exact_match"
 GROUPS = ("task", "filter")
@@ -91,7 +92,7 @@ def _check_record(record: Mapping[str, Any], where: Path, number: int) -> None:
     for key in ("resps", "filtered_resps"):
         if not isinstance(record[key], list):
             raise FormatMismatch(
-                f"{where}:{number}: '{key}' is a {type(record[key]).__name__}, not a list; "
+                f"{where}:{number}: '{key}' is {json_kind(record[key])}, not a list; "
                 "is this a samples file written by lm_eval --log_samples?"
             )
 

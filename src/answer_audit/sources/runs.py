@@ -24,6 +24,7 @@ from answer_audit.sources.canonical import (
 from answer_audit.sources.columns import frame_from_rows
 from answer_audit.sources.decode import decode_utf8, read_bytes
 from answer_audit.sources.errors import SourceError
+from answer_audit.sources.jsonfmt import json_kind
 from answer_audit.sources.lazy import Part, StreamedRows, StreamedTable
 from answer_audit.sources.sqlite import describe_tables, open_readonly
 
@@ -263,7 +264,7 @@ def _entry(path: Path, key: str, value: Any) -> RunEntry:
     if not math.isfinite(temperature):
         raise SourceError(f"{where}: the key must be a finite temperature such as 0.5")
     if not isinstance(value, dict):
-        raise SourceError(f"{where} is a {type(value).__name__}, not an object")
+        raise SourceError(f"{where} is {json_kind(value)}, not an object")
     status = value.get("status")
     if not isinstance(status, str):
         raise SourceError(f"{where} has no 'status' text")
