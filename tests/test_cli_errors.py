@@ -319,3 +319,9 @@ def test_lone_surrogates_in_json_are_replaced_and_counted(tmp_path: Path, suffix
     assert result.exit_code == 0, result.stderr
     files = json.loads(out.read_text())["coverage"]["files"]
     assert files[0]["decode_replacements"] == 1  # the whole pair is an emoji, kept
+
+
+@pytest.mark.parametrize("choices", ["", "1234"])
+def test_explain_refuses_choices_without_letters(choices: str) -> None:
+    result = runner.invoke(app, ["explain", "-p", "choice/v4", "--choices", choices, "Answer: b"])
+    assert_one_line_error(result.exit_code, result.stderr, "give the choice letters")

@@ -84,7 +84,7 @@ def test_base_inherits_steps(tmp_path: Path) -> None:
             'rule = "r"\npatterns = ["([a"]\n',
             r"key 'preset.x.steps.0.patterns': invalid regular expression",
         ),
-        ('[preset."choice/v3"]\nfamily = "choice"\nbase = "choice/v3"\n', r"may not redefine"),
+        ('[preset."choice/v3"]\nfamily = "choice"\nbase = "choice/v3"\n', r"key 'preset.choice/v3': .* cannot be redefined"),
         ("not toml [", r"not a readable TOML file"),
     ],
 )
@@ -266,3 +266,23 @@ def test_a_byte_order_mark_is_read(tmp_path: Path) -> None:
     path = tmp_path / "bom.toml"
     path.write_bytes(b"\xef\xbb\xbf" + b'[preset."freeform/b"]\nfamily = "freeform"\nmarkers = ["x:"]\n')
     assert "freeform/b" in PresetSet.from_file(path)
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ('[preset."choice/v3"]\nfamily = "choice"\n', r"key 'preset.choice/v3': .* cannot be "
+         "redefined"),  # before any other problem of the entry
+        ('[preset."json/g"]\nfamily = "json"\nfield = "g"\nallowed = [10, 6]\n',
+         r"key 'preset.json/g.allowed': \[10, 6\] allows no value"),
+        ('[preset."json/g"]\nfamily = "json"\nfield = "g"\nnull_as = "6"\n',
+         r"key 'preset.json/g.null_as': Input should be a valid integer"),
+        ('[preset."json/g"]\nfamily = "json"\nfield = "g"\nnull_as = 6.0\n',
+         r"key 'preset.json/g.null_as'"),
+        ('[preset."choice/t"]\nfamily = "choice"\nbase = "choice/v4"\nthink = "yes"\n',
+         r"key 'preset.choice/t.think': Input should be a valid boolean"),
+    ],
+)  # fmt: skip
+def test_values_are_not_coerced(tmp_path: Path, body: str, message: str) -> None:
+    with pytest.raises(PresetError, match=message):
+        PresetSet.from_file(write(tmp_path, body))

@@ -161,6 +161,8 @@ def explain_cmd(
     preset = PresetSet.from_file(presets)
     if choices is not None and not isinstance(preset.get(parser), ChoicePreset):
         raise ValueError(f"--choices applies to choice presets only, not {parser!r}")
+    if choices is not None and not any("a" <= c <= "z" for c in choices.lower()):
+        raise ValueError(f"--choices {choices!r}: give the choice letters, e.g. abcde")
     result = extract(raw, parser, choices=choices, presets=preset)
     out.print(f"[bold]parser[/]  {parser}")
     out.print(f"[bold]value[/]   {result.value!r}", highlight=False)

@@ -9,7 +9,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, ValidationError
 
 from answer_audit.parsers.base import Parser
 from answer_audit.parsers.choice import (
@@ -120,11 +120,11 @@ class _StepSpec(_Strict):
     triggers: list[str] = []
     patterns: list[str] = []
     pick: Literal["first", "last"] = "last"
-    lines: int | None = Field(default=None, ge=1)
+    lines: StrictInt | None = Field(default=None, ge=1)
     negations: list[str] = []
     ignore: list[str] = []
     stops: list[str] = []
-    bare: bool = False
+    bare: StrictBool = False
 
 
 class _ChoiceSpec(_Strict):
@@ -132,7 +132,7 @@ class _ChoiceSpec(_Strict):
     base: str | None = None
     choices: str | None = None
     steps: list[_StepSpec] | None = None
-    think: bool | None = None
+    think: StrictBool | None = None
     masks: list[str] | None = None
 
 
@@ -140,11 +140,11 @@ class _FreeformSpec(_Strict):
     family: Literal["freeform"]
     base: str | None = None
     markers: list[str] | None = None
-    case_sensitive: bool | None = None
-    strip_think: bool | None = None
+    case_sensitive: StrictBool | None = None
+    strip_think: StrictBool | None = None
     cut_patterns: list[str] | None = None
     question_patterns: list[str] | None = None
-    unwrap: bool | None = None
+    unwrap: StrictBool | None = None
 
 
 class _NumberSpec(_Strict):
@@ -160,9 +160,9 @@ class _JsonSpec(_Strict):
     family: Literal["json"]
     base: str | None = None
     field: str | None = None
-    null_as: int | None = None
-    allowed: tuple[int, int] | None = None
-    integer_fallback: bool | None = None
+    null_as: StrictInt | None = None
+    allowed: tuple[StrictInt, StrictInt] | None = None
+    integer_fallback: StrictBool | None = None
 
 
 _AnySpec = _ChoiceSpec | _FreeformSpec | _JsonSpec | _NumberSpec
@@ -196,6 +196,12 @@ def load_preset_file(path: str | Path) -> dict[str, Parser]:
             del loc[2]  # the family tag pydantic adds: the file has no such key
         where = ".".join(str(p) for p in loc)
         raise PresetError(f"{path}: key {where!r}: {first['msg']}") from None
+    for name in spec.preset:
+        if name in BUILTIN:
+            raise PresetError(
+                f"{path}: key 'preset.{name}': {name} is a built-in preset and cannot be "
+                "redefined; give yours a new name"
+            )
     return {name: _build(path, name, s) for name, s in spec.preset.items()}
 
 
@@ -246,6 +252,12 @@ def _build(path: Path, name: str, spec: _AnySpec) -> Parser:
     for key in _LIST_FIELDS:
         if key in fields:
             fields[key] = tuple(fields[key])
+    if "allowed" in fields and fields["allowed"][0] > fields["allowed"][1]:
+        low, high = fields["allowed"]
+        raise PresetError(
+            f"{path}: key 'preset.{name}.allowed': [{low}, {high}] allows no value; give "
+            "[lowest, highest]"
+        )
     if "region" in fields:
         region = BUILTIN.get(fields["region"])
         if not isinstance(region, FreeformPreset | AnswerRegionPreset):
