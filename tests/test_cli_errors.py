@@ -325,3 +325,52 @@ def test_lone_surrogates_in_json_are_replaced_and_counted(tmp_path: Path, suffix
 def test_explain_refuses_choices_without_letters(choices: str) -> None:
     result = runner.invoke(app, ["explain", "-p", "choice/v4", "--choices", choices, "Answer: b"])
     assert_one_line_error(result.exit_code, result.stderr, "give the choice letters")
+
+
+def test_a_hot_journal_is_rolled_back_in_a_copy(tmp_path: Path) -> None:
+    # a writer stopped mid-transaction leaves a "hot" journal: reading needs a rollback
+    import shutil
+
+    conn = _results_db(tmp_path / "w.db")
+    conn.isolation_level = None
+    conn.execute("PRAGMA cache_size=1")  # the transaction's pages spill into the file
+    conn.execute("BEGIN")
+    conn.executemany("INSERT INTO t VALUES (?, ?, ?)", [("x" * 500, "Paris", 0)] * 2000)
+    (tmp_path / "hot").mkdir()
+    for name in ("w.db-journal", "w.db"):
+        shutil.copyfile(tmp_path / name, tmp_path / "hot" / name)
+    conn.execute("ROLLBACK")
+    conn.close()
+    files = sorted((tmp_path / "hot").iterdir())
+    before = [p.read_bytes() for p in files]
+    out = tmp_path / "r.json"
+    result = runner.invoke(app, ["audit", str(tmp_path / "hot" / "w.db"), "--label", "l",
+                                 "--quiet", "--out-json", str(out)])  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(out.read_text())["coverage"]["rows"] == 3  # the committed rows
+    assert sorted((tmp_path / "hot").iterdir()) == files
+    assert [p.read_bytes() for p in files] == before
+
+
+@pytest.mark.parametrize(
+    ("data", "fragment"),
+    [(b"raw,truth,l\nParis,Paris,1\nRome, Italy,Paris,0\n", "line 3 has 4 fields, the header 3"),
+     (None, "is a folder")],
+)  # fmt: skip
+def test_csv_faults_say_where(tmp_path: Path, data: bytes | None, fragment: str) -> None:
+    if data is None:
+        path = tmp_path / "folder"
+        path.mkdir()
+    else:
+        path = write(tmp_path / "r.csv", data)
+    code, stderr, _ = audit(tmp_path, str(path), "--label", "l")
+    assert_one_line_error(code, stderr, fragment)
+
+
+def test_old_mac_line_endings_are_read(tmp_path: Path) -> None:
+    csv = write(tmp_path / "cr.csv", b"raw,truth,l\rParis,Paris,1\rRome,Paris,0\r")
+    out = tmp_path / "r.json"
+    result = runner.invoke(app, ["audit", str(csv), "--label", "l", "--quiet",
+                                 "--out-json", str(out)])  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(out.read_text())["coverage"]["rows"] == 2

@@ -45,6 +45,8 @@ _BY_EXTENSION = {
 def detect_format(path: Path) -> str:
     """The format of a file: a SQLite header wins, otherwise the extension decides; a .jsonl
     with lm-eval's sample keys is `lm-eval`, a .json that starts like an inspect log `inspect`."""
+    if path.is_dir():
+        raise SourceError(f"{path}: is a folder, not a file; pass the file inside it")
     if has_sqlite_header(path):
         return "sqlite"
     found = _BY_EXTENSION.get(path.suffix.lower())
@@ -189,12 +191,33 @@ def _records_frame(records: list[dict[str, Any]], where: Path) -> pl.DataFrame:
 
 
 def _read_csv(text: str, where: Path) -> pl.DataFrame:
+    if "\n" not in text and "\r" in text:
+        text = text.replace("\r", "\n")  # old Mac line endings: every line ends in CR alone
     _reject_duplicate_headers(text, where)
     try:
         # Every cell as text: ids and answers such as "007" must survive unchanged.
         return pl.read_csv(text.encode("utf-8"), infer_schema=False, raise_if_empty=False)
     except pl.exceptions.PolarsError as exc:
-        raise SourceError(f"{where}: not a readable CSV file ({first_line(exc)})") from exc
+        raise SourceError(
+            f"{where}: not a readable CSV file ({_ragged_line(text) or first_line(exc)})"
+        ) from exc
+
+
+def _ragged_line(text: str) -> str | None:
+    """Where a row has more fields than the header (an unquoted comma), if that is the fault."""
+    try:
+        rows = csv.reader(iter_lines(text))
+        width = len(next(rows, []))
+        for row in rows:
+            if len(row) > width:
+                # the reader's line_num counts physical lines, as an editor does
+                return (
+                    f"line {rows.line_num} has {len(row)} fields, the header {width}; quote "
+                    "cells that hold commas"
+                )
+    except csv.Error:
+        return None
+    return None
 
 
 def _reject_duplicate_headers(text: str, where: Path) -> None:

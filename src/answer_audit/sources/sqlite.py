@@ -37,7 +37,7 @@ def has_sqlite_header(path: Path) -> bool:
 def _needs_copy(path: Path) -> bool:
     header = _header(path)
     wal_mode = len(header) >= 20 and header[18] == header[19] == _WAL_VERSION
-    return wal_mode or _sidecar(path, "-wal").exists()
+    return wal_mode or any(_sidecar(path, s).exists() for s in ("-wal", "-journal"))
 
 
 def _sidecar(path: Path, suffix: str) -> Path:
@@ -68,12 +68,17 @@ def open_readonly(path: Path) -> Iterator[sqlite3.Connection]:
             return
         with tempfile.TemporaryDirectory(prefix="answer-audit-") as tmp:
             copy = Path(tmp) / real.name
-            wal = _sidecar(real, "-wal")
+            wal, journal = _sidecar(real, "-wal"), _sidecar(real, "-journal")
             # WAL first: a checkpoint between the two copies then only repeats pages we have.
             if wal.exists():
                 shutil.copyfile(wal, _sidecar(copy, "-wal"))
+            # A rollback journal left by a writer that stopped mid-transaction ("hot"): SQLite
+            # must undo that transaction before reading, which writes; it writes our copy.
+            hot = journal.exists()
+            if hot:
+                shutil.copyfile(journal, _sidecar(copy, "-journal"))
             shutil.copyfile(real, copy)
-            with closing(_connect_readonly(copy)) as conn:
+            with closing(sqlite3.connect(copy) if hot else _connect_readonly(copy)) as conn:
                 yield conn
     except sqlite3.DatabaseError as exc:
         raise SourceError(f"{path}: SQLite could not read the database ({exc})") from exc
