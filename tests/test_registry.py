@@ -286,3 +286,28 @@ def test_a_byte_order_mark_is_read(tmp_path: Path) -> None:
 def test_values_are_not_coerced(tmp_path: Path, body: str, message: str) -> None:
     with pytest.raises(PresetError, match=message):
         PresetSet.from_file(write(tmp_path, body))
+
+
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [("triggers", "Final"), ("patterns", "Final: ([{L}])"), ("negations", "(?<=X) not")],
+)
+def test_uppercase_that_can_never_match_lowercased_text_is_refused(
+    tmp_path: Path, key: str, value: str
+) -> None:
+    step = f'kind = "statements"\nrule = "r"\npatterns = [\'answer: ([{{L}}])\']\n'
+    if key == "triggers":
+        step = 'kind = "trigger-lines"\nrule = "r"\npatterns = [\'([{L}])\']\n'
+    if key == "patterns":
+        step = 'kind = "regex"\nrule = "r"\n'
+    body = f'[preset."choice/u"]\nfamily = "choice"\n[[preset."choice/u".steps]]\n{step}'
+    body += f"{key} = [{value!r}]\n"
+    with pytest.raises(PresetError, match=rf"steps.0.{key}': .* holds '[FX]', but choice presets"):
+        PresetSet.from_file(write(tmp_path, body))
+
+
+def test_case_insensitive_or_escaped_uppercase_is_fine(tmp_path: Path) -> None:
+    body = ('[preset."choice/u"]\nfamily = "choice"\n[[preset."choice/u".steps]]\n'
+            "kind = \"regex\"\nrule = \"r\"\npatterns = ['(?i:Final):\\s*([{L}])', '\\S([{L}])']\n")  # fmt: skip
+    presets = PresetSet.from_file(write(tmp_path, body))
+    assert extract("final: c", "choice/u", presets=presets).value == "c"

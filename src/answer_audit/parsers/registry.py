@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 import tomllib
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -285,12 +286,16 @@ def _build(path: Path, name: str, spec: _AnySpec) -> Parser:
             raise PresetError(f"{path}: key 'preset.{name}.choices': {err}") from None
         templates = {"negations": NEGATION_TEMPLATE, "stops": STOP_TEMPLATE, "ignore": "{}"}
         for i, step in enumerate(preset.steps):
+            for key in ("triggers", "patterns", "negations", "ignore", "stops"):
+                for pattern in getattr(step, key):
+                    _check_lowercase(path, f"preset.{name}.steps.{i}.{key}", pattern, key)
             for key in ("patterns", "negations", "ignore", "stops"):
                 for pattern in getattr(step, key):
                     # as the engine compiles it: choices filled, a cue inside its template
                     source = cue_source(templates[key], [pattern]) if key in templates else pattern
                     _check_pattern(path, f"preset.{name}.steps.{i}.{key}", source, fill)
         for pattern in preset.masks:
+            _check_lowercase(path, f"preset.{name}.masks", pattern, "masks")
             _check_pattern(path, f"preset.{name}.masks", pattern, fill)
     if isinstance(preset, AnswerRegionPreset):
         for key in ("cut_patterns", "question_patterns"):
@@ -299,6 +304,56 @@ def _build(path: Path, name: str, spec: _AnySpec) -> Parser:
     if isinstance(preset, JsonFieldPreset) and not preset.field:
         raise PresetError(f"{path}: key 'preset.{name}.field': a json preset needs a field")
     return preset
+
+
+def _check_lowercase(path: Path, key: str, pattern: str, kind: str) -> None:
+    """Choice presets read NFKC-lowercased text: an uppercase letter written in a trigger, or as
+    a literal of a pattern (outside ``(?i)``), can never match there."""
+    upper = _uppercase_literal(pattern) if kind != "triggers" else next(
+        (c for c in pattern if c != c.lower()), None
+    )
+    if upper is not None:
+        raise PresetError(
+            f"{path}: key {key!r}: {pattern!r} holds {upper!r}, but choice presets read the "
+            "text lowercased, so it can never match; write it in lowercase"
+        )
+
+
+def _uppercase_literal(pattern: str) -> str | None:
+    """An uppercase letter the pattern must match literally (case-sensitively), if any."""
+    try:
+        from re import _parser  # type: ignore[attr-defined]  # re's own parser (3.11+)
+
+        parsed = _parser.parse(pattern)
+    except Exception:  # regex-only syntax, or another Python: not checked
+        return None
+    if parsed.state.flags & re.IGNORECASE:
+        return None
+
+    def walk(items: Any) -> str | None:
+        for op, av in items:
+            name = str(op)
+            if name == "LITERAL" and chr(av) != chr(av).lower():
+                return chr(av)
+            if name == "SUBPATTERN":
+                if av[1] & re.IGNORECASE:
+                    continue
+                found = walk(av[3])
+            elif name == "BRANCH":
+                found = next((f for b in av[1] if (f := walk(b)) is not None), None)
+            elif name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
+                found = walk(av[2])
+            elif name in ("ASSERT", "ASSERT_NOT"):
+                found = walk(av[1])
+            elif name == "ATOMIC_GROUP":
+                found = walk(av)
+            else:
+                found = None
+            if found is not None:
+                return found
+        return None
+
+    return walk(parsed.data)
 
 
 def _check_pattern(
