@@ -295,7 +295,7 @@ def test_values_are_not_coerced(tmp_path: Path, body: str, message: str) -> None
 def test_uppercase_that_can_never_match_lowercased_text_is_refused(
     tmp_path: Path, key: str, value: str
 ) -> None:
-    step = f'kind = "statements"\nrule = "r"\npatterns = [\'answer: ([{{L}}])\']\n'
+    step = 'kind = "statements"\nrule = "r"\npatterns = [\'answer: ([{L}])\']\n'
     if key == "triggers":
         step = 'kind = "trigger-lines"\nrule = "r"\npatterns = [\'([{L}])\']\n'
     if key == "patterns":
