@@ -374,3 +374,12 @@ def test_old_mac_line_endings_are_read(tmp_path: Path) -> None:
                                  "--out-json", str(out)])  # fmt: skip
     assert result.exit_code == 0, result.stderr
     assert json.loads(out.read_text())["coverage"]["rows"] == 2
+
+
+def test_explain_shows_a_long_text_around_its_span() -> None:
+    text = "word " * 20_000 + "Answer: B"  # printing 100 KB whole is slow and unreadable
+    result = runner.invoke(app, ["explain", "-p", "choice/v4", text])
+    assert result.exit_code == 0, result.stderr
+    assert "Answer: B" in result.stdout and len(result.stdout) < 10_000
+    whole = runner.invoke(app, ["explain", "-p", "choice/v4", "--context", "0", text])
+    assert len(whole.stdout) > 100_000  # asked for: the whole text

@@ -143,6 +143,10 @@ def parsers_cmd(
     out.print(table)
 
 
+_WHOLE_TEXT_MAX = 20_000  # explain shows a text whole up to this many characters
+_LONG_TEXT_CONTEXT = 2_000
+
+
 @app.command("explain")
 @user_errors
 def explain_cmd(
@@ -153,8 +157,13 @@ def explain_cmd(
         str | None, typer.Option(help="Choice set for choice presets, e.g. abcde.")
     ] = None,
     context: Annotated[
-        int, typer.Option(min=0, help="Characters of context around the span (0 = whole text).")
-    ] = 0,
+        int | None,
+        typer.Option(
+            min=0,
+            help="Characters of context around the span (0 = whole text; default: the whole "
+            f"text up to {_WHOLE_TEXT_MAX:,} characters, else {_LONG_TEXT_CONTEXT:,}).",
+        ),
+    ] = None,
 ) -> None:
     """Extract one answer and show the value, the rule that fired, and where it came from."""
     raw = sys.stdin.read() if text == "-" else text
@@ -164,11 +173,16 @@ def explain_cmd(
     if choices is not None and not any("a" <= c <= "z" for c in choices.lower()):
         raise ValueError(f"--choices {choices!r}: give the choice letters, e.g. abcde")
     result = extract(raw, parser, choices=choices, presets=preset)
+    value = repr(result.value)
+    if len(value) > _WHOLE_TEXT_MAX:  # the span below shows where it is
+        value = f"{value[:_LONG_TEXT_CONTEXT]}… ({len(str(result.value)):,} characters)"
     out.print(f"[bold]parser[/]  {parser}")
-    out.print(f"[bold]value[/]   {result.value!r}", highlight=False)
+    out.print(f"[bold]value[/]   {value}", highlight=False)
     out.print(f"[bold]rule[/]    {result.rule}")
     out.print(f"[bold]span[/]    {result.span}")
     out.rule()
+    if context is None:  # a long text is shown around its span: printing megabytes is slow
+        context = 0 if len(raw) <= _WHOLE_TEXT_MAX else _LONG_TEXT_CONTEXT
     out.print(highlight_span(raw, result.span, context))
 
 
@@ -176,7 +190,7 @@ def highlight_span(raw: str, span: tuple[int, int] | None, context: int = 0) -> 
     """The raw text with the span highlighted, optionally cut to `context` characters around it."""
     start, end = span if span is not None else (0, 0)
     lo, hi = 0, len(raw)
-    if context and span is not None:
+    if context:
         lo, hi = max(0, start - context), min(len(raw), end + context)
     shown = Text("…" if lo else "")
     shown.append(raw[lo:start])

@@ -10,7 +10,9 @@ import polars as pl
 from answer_audit.sources.errors import SourceError
 
 _WORDS = {"true": True, "false": False, "1": True, "0": False, "yes": True, "no": False}
-ACCEPTED = "true/false, 1/0 (also 1.0/0.0), yes/no (any letter case)"
+ACCEPTED = (
+    "true/false, 1/0 (also 1.0/0.0), yes/no (any letter case); empty cells and NaN are missing"
+)
 
 
 def _label(value: object) -> bool | None:
