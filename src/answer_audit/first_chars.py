@@ -296,3 +296,44 @@ def _item_needs(op: Any, av: Any) -> frozenset[str] | None:
     if op is c.ATOMIC_GROUP:
         return _needs(list(av))
     return None  # zero-width (AT, lookarounds) or not a fixed string (ANY, CATEGORY, ...)
+
+
+# ------------------------------------------------------------ case
+
+
+def uppercase_literal(source: str) -> str | None:
+    """An uppercase letter that a match of ``source`` must hold as written (outside any
+    case-insensitive part), or None; None too when the pattern is not `re` syntax.
+
+    >>> uppercase_literal("Final: (x)"), uppercase_literal("(?i:Final)"), uppercase_literal(r"\\S")
+    ('F', None, None)
+    """
+    if _parser is None:
+        return None
+    try:
+        parsed = _parser.parse(source)
+    except (re.error, RecursionError, OverflowError):  # e.g. syntax only `regex` knows
+        return None
+    if parsed.state.flags & re.IGNORECASE:
+        return None
+    return _upper_in(list(parsed.data))
+
+
+def _upper_in(items: list[tuple[Any, Any]]) -> str | None:
+    for op, av in items:
+        found: str | None = None
+        if op is c.LITERAL:
+            found = chr(av) if chr(av) != chr(av).lower() else None
+        elif op is c.SUBPATTERN:
+            found = None if av[1] & re.IGNORECASE else _upper_in(list(av[3]))
+        elif op is c.BRANCH:
+            found = next((f for b in av[1] if (f := _upper_in(list(b))) is not None), None)
+        elif op in (c.MAX_REPEAT, c.MIN_REPEAT, c.POSSESSIVE_REPEAT):
+            found = _upper_in(list(av[2]))
+        elif op in (c.ASSERT, c.ASSERT_NOT):
+            found = _upper_in(list(av[1]))
+        elif op is c.ATOMIC_GROUP:
+            found = _upper_in(list(av))
+        if found is not None:
+            return found
+    return None

@@ -15,10 +15,14 @@ class OutputError(ValueError):
     """An output path that cannot or must not be written."""
 
 
-def check_output_path(path: str | Path, inputs: Iterable[str | Path] = ()) -> Path:
+def check_output_path(
+    path: str | Path, inputs: Iterable[str | Path] = (), *, probe: bool = True
+) -> Path:
     """The file to write for output ``path``, after refusing any that is one of the inputs
     (same file on disk), a folder, a device or pipe, or in a folder that cannot be written.
-    A symlink is followed: its target is written, the link stays."""
+    A symlink is followed: its target is written, the link stays. ``probe``: also create and
+    remove a temporary file in the folder (os.access trusts root), so a run fails before its
+    work rather than after."""
     out = Path(path)
     try:
         target = out.resolve()
@@ -46,13 +50,13 @@ def check_output_path(path: str | Path, inputs: Iterable[str | Path] = ()) -> Pa
         raise OutputError(f"cannot write {out}: {folder} is not a folder")
     if not os.access(folder, os.W_OK | os.X_OK):
         raise OutputError(f"cannot write {out}: no permission to write in {folder}")
-    if folder == target.parent:  # try it now, before any work (os.access trusts root)
+    if probe and folder == target.parent:
         try:
-            fd, probe = tempfile.mkstemp(prefix=".answer-audit-", suffix=".tmp", dir=folder)
+            fd, trial = tempfile.mkstemp(prefix=".answer-audit-", suffix=".tmp", dir=folder)
         except OSError as err:
             raise OutputError(f"cannot write {out}: {_reason(err)}") from None
         os.close(fd)
-        os.unlink(probe)
+        os.unlink(trial)
     return target
 
 
@@ -85,7 +89,7 @@ def atomic_write(
 
     A crash or error leaves any previous file at ``path`` untouched.
     """
-    out = check_output_path(path, inputs)
+    out = check_output_path(path, inputs, probe=False)  # the temporary file below is the test
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent)

@@ -136,19 +136,24 @@ class _Compiled:
     mask_needs: tuple[frozenset[str] | None, ...]  # `first_chars.needed_strings` of each mask
 
 
-def choice_fill(choices: str) -> dict[str, str]:
-    """What ``{L}`` (the letters, escaped) and ``{D}`` (their digit range) stand for."""
+def choice_letters(choices: str) -> str:
+    """The distinct letters a-z of a choice set, in order; ValueError when there is none."""
     letters = "".join(dict.fromkeys(c for c in choices if "a" <= c <= "z"))
     if not letters:
         raise ValueError(f"choice set {choices!r} has no letters a-z")
+    return letters
+
+
+def choice_fill(letters: str) -> dict[str, str]:
+    """What ``{L}`` (the letters, escaped) and ``{D}`` (their digit range) stand for."""
     n_digits = min(len(letters), 9)
     return {"{L}": re.escape(letters), "{D}": "1" if n_digits == 1 else f"1-{n_digits}"}
 
 
 @lru_cache(maxsize=256)
 def _compile(preset: ChoicePreset, choices: str) -> _Compiled:
-    fill = choice_fill(choices)
-    letters = "".join(dict.fromkeys(c for c in choices if "a" <= c <= "z"))
+    letters = choice_letters(choices)
+    fill = choice_fill(letters)
     n_digits = min(len(letters), 9)
 
     def expand(pattern: str) -> re.Pattern[str]:

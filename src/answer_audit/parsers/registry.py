@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import re
 import tomllib
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -12,6 +11,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, ValidationError
 
+from answer_audit.first_chars import uppercase_literal
 from answer_audit.parsers.base import Parser
 from answer_audit.parsers.choice import (
     CHOICE_V1,
@@ -21,6 +21,7 @@ from answer_audit.parsers.choice import (
     ChoiceStep,
     StepKind,
     choice_fill,
+    choice_letters,
 )
 from answer_audit.parsers.choice_presets import (
     CHOICE_ANSWER_COLON_FIRST,
@@ -281,7 +282,7 @@ def _build(path: Path, name: str, spec: _AnySpec) -> Parser:
         if not preset.steps:
             raise PresetError(f"{path}: key 'preset.{name}.steps': a choice preset needs steps")
         try:
-            fill = choice_fill(preset.choices.lower())
+            fill = choice_fill(choice_letters(preset.choices.lower()))
         except ValueError as err:
             raise PresetError(f"{path}: key 'preset.{name}.choices': {err}") from None
         templates = {"negations": NEGATION_TEMPLATE, "stops": STOP_TEMPLATE, "ignore": "{}"}
@@ -309,7 +310,7 @@ def _build(path: Path, name: str, spec: _AnySpec) -> Parser:
 def _check_lowercase(path: Path, key: str, pattern: str, kind: str) -> None:
     """Choice presets read NFKC-lowercased text: an uppercase letter written in a trigger, or as
     a literal of a pattern (outside ``(?i)``), can never match there."""
-    upper = _uppercase_literal(pattern) if kind != "triggers" else next(
+    upper = uppercase_literal(pattern) if kind != "triggers" else next(
         (c for c in pattern if c != c.lower()), None
     )
     if upper is not None:
@@ -317,43 +318,6 @@ def _check_lowercase(path: Path, key: str, pattern: str, kind: str) -> None:
             f"{path}: key {key!r}: {pattern!r} holds {upper!r}, but choice presets read the "
             "text lowercased, so it can never match; write it in lowercase"
         )
-
-
-def _uppercase_literal(pattern: str) -> str | None:
-    """An uppercase letter the pattern must match literally (case-sensitively), if any."""
-    try:
-        from re import _parser  # type: ignore[attr-defined]  # re's own parser (3.11+)
-
-        parsed = _parser.parse(pattern)
-    except Exception:  # regex-only syntax, or another Python: not checked
-        return None
-    if parsed.state.flags & re.IGNORECASE:
-        return None
-
-    def walk(items: Any) -> str | None:
-        for op, av in items:
-            name = str(op)
-            if name == "LITERAL" and chr(av) != chr(av).lower():
-                return chr(av)
-            if name == "SUBPATTERN":
-                if av[1] & re.IGNORECASE:
-                    continue
-                found = walk(av[3])
-            elif name == "BRANCH":
-                found = next((f for b in av[1] if (f := walk(b)) is not None), None)
-            elif name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
-                found = walk(av[2])
-            elif name in ("ASSERT", "ASSERT_NOT"):
-                found = walk(av[1])
-            elif name == "ATOMIC_GROUP":
-                found = walk(av)
-            else:
-                found = None
-            if found is not None:
-                return found
-        return None
-
-    return walk(parsed.data)
 
 
 def _check_pattern(
