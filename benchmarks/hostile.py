@@ -55,6 +55,9 @@ SHAPES: dict[str, Callable[[int], str]] = {
     "combining": lambda n: repeat_to("e\u0301", n),
     # A restated question, then ~116,000 question lines (each used to re-read all before it).
     "questions": lambda n: "Let's look at your question:\n" + repeat_to("q: why 1\n", n - 29),
+    # One answer trigger, then a long run of the marks that may stand between it and a choice
+    # (its old pattern backtracked exponentially: 40 stars after "answer" took a minute).
+    "answer-marks": lambda n: "answer" + repeat_to('*"$_ “', n - 6),
     # Option texts over and over (`choice/v4 +options` matches them; the overlap check was
     # quadratic in the hits).
     "option-words": lambda n: repeat_to("paris rome ", n),

@@ -437,3 +437,54 @@ def test_option_keys_must_be_one_choice_letter() -> None:
     for key in ("ab", ""):
         assert extract("The answer is Paris", "choice/v4", choices_text={key: "Paris"}).value is None
     assert extract("The answer is Paris", "choice/v4", choices_text={"B": "Paris"}).value == "b"
+
+
+# choice/v4's answer statement as first written: the gap and the wrap around the choice read the
+# same characters, and `\*\*|\*` and `\$+` repeat, so a run of `$` or `*` with no choice after
+# it backtracked exponentially (40 stars took a minute). The preset now spells them so that
+# no split is tried twice; these tests hold it to the first form's matches.
+_FIRST_GAP = (
+    r"(?:[ \t*_#>=:\-–—)）\]】\"'“”‘’]|\([^()\n]{0,24}\)|（[^（）\n]{0,24}）"
+    r"|\b(?:{LINK})\b|是|为|為|は|が|은|는|হলো|হল|を)*(?:\n[ \t*_>]*)?"
+)
+_FIRST_WRAP = (
+    r"(?:\*\*|\*|__|[「『\"'“‘(\[（【<]|\$+|\\boxed\{|\\text(?:bf)?\{|\\mathrm\{|\\mathbf\{"
+    r"|(?:option|choice|letter|選択肢|选项|보기|opción|opção|opzione|pilihan|chaguo|الخيار"
+    r"|विकल्प|বিকল্প)\s*)*"
+)
+_STATEMENT_PIECES = st.sampled_from(
+    ["answer", ":", " ", "*", "**", "_", "__", '"', "'", "“", "‘", "”", "’", "(", ")", "（",
+     "）", "[", "【", "<", "$", "\\boxed{", "\\textbf{", "option", "choice ", "\n", "\t", ">",
+     " is ", "b", "c", "2", "x", ".", "は", "是", "-", "=", "#", "final:", "(1文字)"]
+)  # fmt: skip
+
+
+# the characters both parts read, after a trigger: where the two forms could part ways
+_SPLIT_PIECES = st.sampled_from(["\n", "*", "_", '"', "”", "“", "(", "$", " ", ">", "b", "x"])
+
+
+@given(
+    st.one_of(
+        st.lists(_STATEMENT_PIECES, max_size=12).map("".join),
+        st.lists(_SPLIT_PIECES, max_size=9).map(lambda p: "answer" + "".join(p)),
+    )
+)
+@settings(max_examples=2000)
+def test_answer_statements_match_as_first_written(text: str) -> None:
+    import re
+
+    from answer_audit.parsers import choice_presets as cp
+
+    def fill(pattern: str) -> re.Pattern[str]:
+        return re.compile(pattern.replace("{L}", "abcd").replace("{D}", "1-4"))
+
+    gap = _FIRST_GAP.replace("{LINK}", cp._LINK_WORDS)
+    pairs = [
+        (cp._TRIGGER + gap + _FIRST_WRAP + cp._TOKEN, cp._ANSWER_STATEMENT),
+        (cp._TRIGGER + gap, cp._TRIGGER + cp._GAP),  # the option-text step's pattern
+    ]
+    for first, now in pairs:
+        a, b = fill(first), fill(now)
+        assert [(m.span(), m.groups()) for m in a.finditer(text)] == [
+            (m.span(), m.groups()) for m in b.finditer(text)
+        ]

@@ -44,14 +44,20 @@ _LINK_WORDS = (
     r"is|was|would be|will be|should be|must be|therefore|then|here|ist|lautet|est|es|è|é"
     r"|adalah|ialah|ni|هي|هو|होगा|है"
 )
+# A run of the gap's single characters is taken whole (possessive): from inside such a run,
+# _WRAP either reads on to the run's end (and then goes on as from there) or stops on one of
+# these characters, none of which is a choice, so no split inside a run can match where the
+# whole run does not. Trying every split was quadratic in a run of `*` or quotes (exponential
+# with _WRAP's first `\*\*|\*` and `\$+`). The same matches as the first written form
+# (tests/test_choice_v4.py keeps it and compares).
 _GAP = (
-    r"(?:[ \t*_#>=:\-–—)）\]】\"'“”‘’]|\([^()\n]{0,24}\)|（[^（）\n]{0,24}）"
-    rf"|\b(?:{_LINK_WORDS})\b|是|为|為|は|が|은|는|হলো|হল|を)*(?:\n[ \t*_>]*)?"
+    r"(?:[ \t*_#>=:\-–—)）\]】\"'“”‘’]++|\([^()\n]{0,24}\)|（[^（）\n]{0,24}）"
+    rf"|\b(?:{_LINK_WORDS})\b|是|为|為|は|が|은|는|হলো|হল|を)*(?:\n[ \t*_>]*+)?"
 )
 _WRAP = (
-    r"(?:\*\*|\*|__|[「『\"'“‘(\[（【<]|\$+|\\boxed\{|\\text(?:bf)?\{|\\mathrm\{|\\mathbf\{"
+    r"(?:\*|__|[「『\"'“‘(\[（【<]|\$|\\boxed\{|\\text(?:bf)?\{|\\mathrm\{|\\mathbf\{"
     r"|(?:option|choice|letter|選択肢|选项|보기|opción|opção|opzione|pilihan|chaguo|الخيار"
-    r"|विकल्प|বিকল্প)\s*)*"
+    r"|विकल्प|বিকল্প)\s*)*+"
 )
 _TOKEN = r"([{L}{D}])(?![0-9a-z]|\.[0-9])"
 # Adjectives some languages put after the answer word ("respuesta correcta es B").
