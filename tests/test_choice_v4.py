@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from answer_audit import PresetSet, extract
 from answer_audit.parsers import MULTILINGUAL_PREFIXES
+from answer_audit.parsers.choice_presets import CHOICE_V4
 from test_choice import SEED_EXAMPLES
 
 ECHO = "回答（1文字のみ）: "
@@ -488,3 +489,39 @@ def test_answer_statements_match_as_first_written(text: str) -> None:
         assert [(m.span(), m.groups()) for m in a.finditer(text)] == [
             (m.span(), m.groups()) for m in b.finditer(text)
         ]
+
+
+# The statement checks as first written: _OPEN's spaces could be read by `[\s...]` or by the
+# `\s*` after an option word, and the "x or y" link gave back spaces _OPEN read again, so
+# "option option ... x" and "b or" + spaces were exponential and quadratic.
+_FIRST_OPEN = (
+    r"(?:[\s*_#>\-]|\\boxed\{|\\text(?:bf)?\{|\\mathrm\{|\$|[(\[（【「『\"'“‘]"
+    r"|(?:option|choice|選択肢|选项)\s*)*"
+)
+_LINE_PIECES = st.sampled_from(
+    ["option", "choice", " ", "  ", "\t", "*", "_", "#", ">", "-", "\\boxed{", "$", "(", "「",
+     '"', "b", "c", "2", "x", ")", "}", ".", "。", "です", " or ", " and ", "/", "、", "か", "h"]
+)  # fmt: skip
+
+
+@given(st.lists(_LINE_PIECES, max_size=10).map("".join))
+@settings(max_examples=2000)
+def test_statement_checks_match_as_first_written(text: str) -> None:
+    import re
+
+    from answer_audit.parsers import choice_read as cr
+
+    token = "[abcd1-4]"
+    first_bare = re.compile(rf"{_FIRST_OPEN}({token}){cr._CLOSE}(?:です|でした|だ)?[。.]?")
+    first_after = re.compile(
+        rf"[\"'”’」』)\]）】*_$}}]*{cr._BETWEEN_ALTERNATIVES}{_FIRST_OPEN}{token}(?![0-9a-z])"
+    )
+    compiled = cr.compile_step(
+        CHOICE_V4.steps[0], lambda p: re.compile(p.replace("{L}", "abcd").replace("{D}", "1-4"))
+    )
+    old, new = first_bare.fullmatch(text), compiled.bare_line.fullmatch(text)
+    assert (old and (old.span(1), old.group(1))) == (new and (new.span(1), new.group(1)))
+    for pos in range(len(text) + 1):  # the link check: only whether it matches is read
+        assert (first_after.match(text, pos) is None) == (
+            compiled.after_alternative.match(text, pos) is None
+        )

@@ -24,9 +24,13 @@ KINDS = ("statements", "option-text")
 Lines = list[tuple[int, str]]
 
 # Characters that wrap a choice on a line of its own: markdown, brackets, quotes, LaTeX.
+# Possessive: a choice cannot follow any shorter reading of them (a letter they hold is inside
+# an option word, followed by more letters), and trying every way to split the spaces between
+# the marks and `option\s*` was exponential ("option option ... x" on one line). The same
+# matches as without (tests/test_choice_v4.py compares).
 _OPEN = (
     r"(?:[\s*_#>\-]|\\boxed\{|\\text(?:bf)?\{|\\mathrm\{|\$|[(\[（【「『\"'“‘]"
-    r"|(?:option|choice|選択肢|选项)\s*)*"
+    r"|(?:option|choice|選択肢|选项)\s*)*+"
 )
 _CLOSE = r"(?:[\s*_]|\}|\$|[)\]）】」』\"'”’.。:：!])*"
 # Between two choices named as alternatives ("B or C", "aかb", "A、B").
@@ -155,8 +159,10 @@ def compile_step(
         negation=negation,
         ignore=ignore,
         stop=stop,
+        # only whether it matches is read: the link is taken whole (atomic), since _OPEN reads
+        # any spaces it would give back; splitting a long run of spaces was quadratic
         after_alternative=expand(
-            rf"[\"'”’」』)\]）】*_$}}]*{_BETWEEN_ALTERNATIVES}{_OPEN}{token}(?![0-9a-z])"
+            rf"[\"'”’」』)\]）】*_$}}]*(?>{_BETWEEN_ALTERNATIVES}){_OPEN}{token}(?![0-9a-z])"
         ),
         before_alternative=expand(
             rf"(?<![0-9a-z]){token}[)）]?{_BETWEEN_ALTERNATIVES}(?:option\s*|選択肢|选项)?[(（]?$"
