@@ -147,22 +147,14 @@ patterns = ['answer:\\s*([{{L}}])']
 
 def test_user_cue_patterns_fill_choice_letters(tmp_path: Path) -> None:
     # {L} in a negation cue means the choice letters, as in the step's patterns
-    path = write(
+    presets = _choice_file(
         tmp_path,
-        """
-[preset."choice/cues"]
-family = "choice"
-choices = "abc"
-[[preset."choice/cues".steps]]
-kind = "statements"
-rule = "stmt"
-patterns = ['answer:\\s*([{L}])']
-negations = [' instead of [{L}]']
-""",
+        "kind = \"statements\"\nrule = \"stmt\"\npatterns = ['answer:\\s*([{L}])']\n"
+        "negations = [' instead of [{L}]']",
+        extra='choices = "abc"',
     )
-    presets = PresetSet.from_file(path)
-    assert extract("answer: b instead of c. answer: a", "choice/cues", presets=presets).value == "a"
-    assert extract("answer: b instead of c", "choice/cues", presets=presets).value is None
+    assert extract("answer: b instead of c. answer: a", "choice/u", presets=presets).value == "a"
+    assert extract("answer: b instead of c", "choice/u", presets=presets).value is None
 
 
 def _choice_file(tmp_path: Path, step: str, extra: str = "") -> PresetSet:

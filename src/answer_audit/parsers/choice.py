@@ -24,7 +24,7 @@ from answer_audit.first_chars import guarded, may_match, needed_strings
 from answer_audit.offsets import nfkc_lower_with_map
 from answer_audit.parsers import choice_read
 from answer_audit.parsers.choice_read import Decision, Lines, NoAnswer, StepRegexes
-from answer_audit.parsers.timed import PatternTimeout, compile_user_pattern, text_budget
+from answer_audit.parsers.timed import budgeted, compile_user_pattern
 from answer_audit.text import reasoning_bounds
 
 StepKind = Literal[
@@ -195,13 +195,9 @@ def _to_choice(token: str | None, letters: str) -> str | None:
 
 
 def _run(preset: ChoicePreset, text: str, choices: str, options: Options | None) -> Extraction:
-    if not preset.user_patterns:
-        return _run_steps(preset, text, choices, options)
-    try:
-        with text_budget():  # all the file's patterns on this text share one time limit
-            return _run_steps(preset, text, choices, options)
-    except PatternTimeout:
-        return Extraction(None, "pattern-timeout", None)
+    return budgeted(
+        lambda: _run_steps(preset, text, choices, options), timed=preset.user_patterns
+    )
 
 
 def _run_steps(preset: ChoicePreset, text: str, choices: str, options: Options | None) -> Extraction:

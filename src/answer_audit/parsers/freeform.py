@@ -8,7 +8,7 @@ from functools import lru_cache
 
 from answer_audit.extraction import Extraction
 from answer_audit.first_chars import guarded
-from answer_audit.parsers.timed import PatternTimeout, compile_user_pattern, text_budget
+from answer_audit.parsers.timed import budgeted, compile_user_pattern
 from answer_audit.text import (
     REASONING_CLOSERS,
     first_nonempty_line_bounds,
@@ -141,13 +141,7 @@ class AnswerRegionPreset:
     user_patterns: bool = False  # from a preset file: run patterns with a time limit
 
     def extract(self, text: str) -> Extraction:
-        if not self.user_patterns:
-            return self._extract(text)
-        try:
-            with text_budget():  # all the file's patterns on this text share one time limit
-                return self._extract(text)
-        except PatternTimeout:
-            return Extraction(None, "pattern-timeout", None)
+        return budgeted(lambda: self._extract(text), timed=self.user_patterns)
 
     def _extract(self, text: str) -> Extraction:
         start, end = stripped_bounds(text, 0, len(text))

@@ -13,12 +13,14 @@ module expands, very deep nesting).
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
 
 import regex
+
+from answer_audit.extraction import Extraction
 
 USER_PATTERN_TIMEOUT = 1.0
 # Nested counted repeats multiply when `regex` compiles them: (?:(?:a{100}){100}){100} is a
@@ -40,6 +42,18 @@ def text_budget(seconds: float = USER_PATTERN_TIMEOUT) -> Iterator[None]:
         yield
     finally:
         _DEADLINE.reset(token)
+
+
+def budgeted(run: Callable[[], Extraction], *, timed: bool) -> Extraction:
+    """``run()``; for a preset file's patterns (``timed``) under one `text_budget`, and the
+    rule ``pattern-timeout`` when the budget runs out."""
+    if not timed:
+        return run()
+    try:
+        with text_budget():  # all the file's patterns on this text share one time limit
+            return run()
+    except PatternTimeout:
+        return Extraction(None, "pattern-timeout", None)
 
 
 def _time_left(pattern: str) -> float:
