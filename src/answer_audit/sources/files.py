@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import csv
 import os
+import shutil
+import stat
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -87,6 +90,10 @@ def read_table(
     where = Path(path)
     if not where.exists():
         raise SourceError(f"{where}: file not found; check the path")
+    options = {"records_key": records_key, "table": table, "query": query,
+               "skip_bad_lines": skip_bad_lines, "metric": metric, "scorer": scorer}  # fmt: skip
+    if _is_stream(where):
+        return _read_spooled(where, fmt, options)
     kind = detect_format(where) if fmt == "auto" else _checked_format(fmt)
     _check_options(where, kind, records_key=records_key, table=table, query=query)
     _check_framework_options(where, kind, metric=metric, scorer=scorer)
@@ -239,6 +246,39 @@ def _reject_duplicate_headers(text: str, where: Path) -> None:
             "rename them so each column has its own name"
         )
 
+
+
+def _is_stream(where: Path) -> bool:
+    """Whether the input is a pipe or socket (``<(zcat runs.jsonl.gz)``, a named FIFO,
+    /dev/stdin), which can be read only once; a device is refused (it may never end)."""
+    mode = where.stat().st_mode
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        raise SourceError(
+            f"{where}: is a device, not a file; pass a file, or pipe the data in with "
+            "<(command) or /dev/stdin and --format"
+        )
+    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
+
+
+def _read_spooled(
+    where: Path, fmt: str, options: dict[str, Any]
+) -> tuple[pl.DataFrame, dict[str, Any]]:
+    """Read a pipe once into a private temporary file, then read that like any file: format
+    detection peeks at a file's start and Parquet, SQLite and .eval need to seek, so reading a
+    pipe directly would lose the bytes already peeked at or fail. Messages name the pipe."""
+    with tempfile.TemporaryDirectory(prefix="answer-audit-") as folder:
+        copy = Path(folder) / (where.name or "input")
+        try:
+            with where.open("rb") as src, copy.open("wb") as dst:
+                shutil.copyfileobj(src, dst, 1 << 20)
+        except OSError as exc:
+            raise SourceError(f"{where}: cannot read the input ({exc.strerror})") from exc
+        try:
+            frame, stats = read_table(copy, fmt=fmt, **options)
+        except SourceError as exc:
+            raise type(exc)(str(exc).replace(str(copy), str(where))) from exc
+    stats["path"] = str(where)
+    return frame, stats
 
 
 def _read_parquet(where: Path) -> pl.DataFrame:

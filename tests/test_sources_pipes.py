@@ -1,0 +1,96 @@
+"""Inputs that can be read only once (pipes, named FIFOs, /dev/stdin) and devices.
+
+A pipe is read once into a private temporary file, so format detection (which peeks at a
+file's start) cannot swallow the first rows and the seeking formats (Parquet, SQLite) work.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from answer_audit.sources import ColumnMap, SourceError, load_files, read_table
+from test_sources_sqlite import _make_db
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes here")
+
+ROWS = [{"id": str(i), "raw": f"answer {i}", "truth": "answer"} for i in range(5)]
+
+
+def _fifo(folder: Path, name: str, data: bytes) -> Path:
+    """A named pipe that yields ``data`` once to its first reader (a writer thread feeds it)."""
+    path = folder / name
+    os.mkfifo(path)
+
+    def feed() -> None:
+        with path.open("wb") as fh:  # blocks until the reader opens the pipe
+            fh.write(data)
+
+    threading.Thread(target=feed, daemon=True).start()
+    return path
+
+
+def _jsonl(rows: list[dict[str, str]]) -> bytes:
+    return "".join(pl.DataFrame(rows).write_ndjson().splitlines(keepends=True)).encode()
+
+
+def test_jsonl_pipe_keeps_its_first_row(tmp_path: Path) -> None:
+    # detection used to peek at the pipe (SQLite header, lm-eval's first line) and the parse
+    # then started after the peeked bytes: the first rows were silently lost
+    frame, stats = read_table(_fifo(tmp_path, "runs.jsonl", _jsonl(ROWS)))
+    assert frame["id"].to_list() == [r["id"] for r in ROWS]
+    assert stats["path"] == str(tmp_path / "runs.jsonl")
+    assert stats["format"] == "jsonl"
+
+
+def test_parquet_and_sqlite_through_a_pipe(tmp_path: Path) -> None:
+    pl.DataFrame(ROWS).write_parquet(tmp_path / "f.parquet")
+    pipe = _fifo(tmp_path, "p.parquet", (tmp_path / "f.parquet").read_bytes())
+    assert read_table(pipe, fmt="parquet")[0]["raw"].to_list() == [r["raw"] for r in ROWS]
+    db = _make_db(tmp_path / "a.db")
+    pipe = _fifo(tmp_path, "from-db", db.read_bytes())  # no extension: the header says SQLite
+    frame, stats = read_table(pipe)
+    assert stats["format"] == "sqlite"
+    assert frame["id"].to_list() == ["007", "008", "009"]
+
+
+def test_pipe_errors_name_the_pipe_not_the_temporary_copy(tmp_path: Path) -> None:
+    pipe = _fifo(tmp_path, "bad.jsonl", b'{"raw": "a"}\n{oops\n')
+    with pytest.raises(SourceError, match=r"bad\.jsonl:2") as info:
+        read_table(pipe)
+    assert "answer-audit-" not in str(info.value)
+    pipe = _fifo(tmp_path, "noext", b'{"raw": "a"}\n')
+    with pytest.raises(SourceError, match=r"noext: cannot tell the format.*--format"):
+        read_table(pipe)
+
+
+def test_pipe_through_load_files_names_its_source(tmp_path: Path) -> None:
+    loaded = load_files(_fifo(tmp_path, "runs.jsonl", _jsonl(ROWS)), ColumnMap(raw="raw"))
+    assert loaded.frame.height == len(ROWS)
+    assert set(loaded.frame["source"].to_list()) == {"runs.jsonl"}
+
+
+def test_a_device_is_refused_not_read_forever() -> None:
+    with pytest.raises(SourceError, match="is a device, not a file"):
+        read_table("/dev/null")
+
+
+def test_cli_reads_stdin_piped_in(tmp_path: Path) -> None:
+    data = _jsonl([{"raw": "Paris.", "truth": "Paris"}, {"raw": "Rome", "truth": "Paris"}])
+    out = tmp_path / "rescore.json"
+    done = subprocess.run(
+        [sys.executable, "-m", "answer_audit", "rescore", "/dev/stdin", "--format", "jsonl",
+         "--raw", "raw", "--truth", "truth", "--parser", "freeform/v3", "--out-json", str(out)],
+        input=data, capture_output=True, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr.decode()
+    report = json.loads(out.read_text(encoding="utf-8"))
+    assert report["coverage"]["files"][0]["path"] == "/dev/stdin"
+    assert report["coverage"]["rows"] == 2
