@@ -10,7 +10,10 @@ Datasets (see tests/labels/README.md):
   preset + matcher agrees when `is_correct` equals the label;
 - ``consensus``: the conformity rows on which a second, independent labeller
   (tests/labels/conformity_second.jsonl) gave the same label; the row ``(second labeller)``
-  is that labeller's agreement with the first, the ceiling any preset can be measured against.
+  is that labeller's agreement with the first, the ceiling any preset can be measured against;
+- ``adjudicated``: every conformity row, labelled by the majority of three readers: the first
+  and second labels where they agree, a third, blind reading
+  (tests/labels/conformity_third.jsonl) where they do not.
 
 Every row belongs to the dev or the test split by a hash of its id (`split_of`); presets were
 tuned on dev only. Rows of the real data are skipped (and said so) when ``--real`` is absent.
@@ -59,6 +62,12 @@ class Item:
     truth: str | None = None
     options: tuple[str, ...] | dict[str, str] | None = None
     second: bool | None = None  # the second labeller's label (conformity only)
+    third: bool | None = None  # the third reading, only where the first two disagree
+
+    @property
+    def adjudicated(self) -> str | bool | None:
+        """The majority of the three readings (the third is read only on a disagreement)."""
+        return self.label if self.second is None or self.second == self.label else self.third
 
     @property
     def split(self) -> str:
@@ -95,12 +104,16 @@ def synthetic_items() -> Iterator[Item]:
 
 
 SECOND_LABELLER = "(second labeller)"
+FIRST_LABELLER = "(first labeller)"
 
 
 def conformity_items(real: Path) -> Iterator[Item]:
     rows: dict[str, dict[str, dict[str, str]]] = {}
     second = {
         (r["file"], r["trial_id"]): r["label"] for r in _jsonl(LABELS / "conformity_second.jsonl")
+    }
+    third = {
+        (r["file"], r["trial_id"]): r["label"] for r in _jsonl(LABELS / "conformity_third.jsonl")
     }
     for row in _jsonl(LABELS / "conformity.jsonl"):
         name = row["file"]
@@ -115,6 +128,7 @@ def conformity_items(real: Path) -> Iterator[Item]:
             row["label"],
             source["ground_truth_text"],
             second=second[(name, row["trial_id"])],
+            third=third.get((name, row["trial_id"])),
         )
 
 
@@ -149,9 +163,14 @@ def choice_agrees(preset: str, item: Item) -> bool:
     return found.value == item.label
 
 
-def freeform_agrees(preset: str, matcher: str, item: Item) -> bool:
+def freeform_says(preset: str, matcher: str, item: Item) -> bool:
+    """Whether ``preset``'s answer region states the truth by ``matcher``."""
     value = extract(item.text, preset).value
-    return is_correct(None if value is None else str(value), item.truth, matcher) == item.label
+    return is_correct(None if value is None else str(value), item.truth, matcher)
+
+
+def freeform_agrees(preset: str, matcher: str, item: Item) -> bool:
+    return freeform_says(preset, matcher, item) == item.label
 
 
 def score(items: list[Item], splits: tuple[str, ...] = SPLITS) -> list[Cell]:
@@ -167,14 +186,22 @@ def score(items: list[Item], splits: tuple[str, ...] = SPLITS) -> list[Cell]:
                 consensus = [i for i in chosen if i.second == i.label]
                 for preset in FREEFORM_PRESETS:
                     for matcher in MATCHERS:
-                        agrees = [freeform_agrees(preset, matcher, i) for i in chosen]
+                        says = [freeform_says(preset, matcher, i) for i in chosen]
+                        agrees = [s == i.label for s, i in zip(says, chosen, strict=True)]
                         name = f"{preset}:{matcher}"
                         cells.append(Cell(name, dataset, split, sum(agrees), len(chosen)))
                         on_consensus = sum(
                             a for a, i in zip(agrees, chosen, strict=True) if i.second == i.label
                         )
                         cells.append(Cell(name, "consensus", split, on_consensus, len(consensus)))
+                        on_majority = sum(
+                            s == i.adjudicated for s, i in zip(says, chosen, strict=True)
+                        )
+                        cells.append(Cell(name, "adjudicated", split, on_majority, len(chosen)))
                 cells.append(Cell(SECOND_LABELLER, dataset, split, len(consensus), len(chosen)))
+                for name, reading in ((FIRST_LABELLER, "label"), (SECOND_LABELLER, "second")):
+                    same = sum(getattr(i, reading) == i.adjudicated for i in chosen)
+                    cells.append(Cell(name, "adjudicated", split, same, len(chosen)))
             else:
                 for preset in choice_presets:
                     agree = sum(choice_agrees(preset, i) for i in chosen)

@@ -68,8 +68,9 @@ def test_new_presets_beat_every_older_preset_on_every_split(split: str) -> None:
     for (preset, dataset, s), rate in table.items():
         if s != split:
             continue
-        best = "freeform/v3:v3" if dataset in ("conformity", "consensus") else "choice/v4"
-        if preset not in (best, accuracy.SECOND_LABELLER):
+        freeform = dataset in ("conformity", "consensus", "adjudicated")
+        best = "freeform/v3:v3" if freeform else "choice/v4"
+        if preset not in (best, accuracy.SECOND_LABELLER, accuracy.FIRST_LABELLER):
             assert table[(best, dataset, split)] > rate, f"{preset} >= {best} on {dataset} {split}"
 
 
@@ -99,3 +100,24 @@ def test_second_labels_cover_exactly_the_first_labellers_rows() -> None:
     assert all(isinstance(label, bool) for label in second.values())
     # two readers by the same rules disagree on a few rows, never on most
     assert 0.9 < sum(first[k] == second[k] for k in first) / len(first) < 1.0
+
+
+def test_third_labels_cover_exactly_the_disagreements() -> None:
+    def rows(name: str) -> dict[tuple[str, str], object]:
+        path = ROOT / "tests" / "labels" / name
+        lines = path.read_text(encoding="utf-8").splitlines()
+        return {(r["file"], r["trial_id"]): r["label"] for r in map(json.loads, lines)}
+
+    first, second = rows("conformity.jsonl"), rows("conformity_second.jsonl")
+    third = rows("conformity_third.jsonl")
+    assert third.keys() == {k for k in first if first[k] != second[k]}
+    assert all(isinstance(label, bool) for label in third.values())
+
+
+def test_adjudicated_label_is_the_majority_of_three() -> None:
+    item = accuracy.Item("k", "conformity", "text", True, "t", second=True, third=None)
+    assert item.adjudicated is True
+    item = accuracy.Item("k", "conformity", "text", True, "t", second=False, third=False)
+    assert item.adjudicated is False
+    item = accuracy.Item("k", "conformity", "text", False, "t", second=True, third=True)
+    assert item.adjudicated is True
