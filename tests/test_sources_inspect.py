@@ -110,6 +110,24 @@ def test_unreadable_scores_are_counted_or_refused(isolate_inspect: Path) -> None
         load_files(path, ColumnMap(), scorer="includes")
 
 
+def test_an_unscored_errored_log_says_why_a_scorer_is_missing(isolate_inspect: Path) -> None:
+    path = run_arith(isolate_inspect, log_format="json")
+    document = json.loads(path.read_text(encoding="utf-8"))
+    document["status"] = "error"
+    for sample in document["samples"]:
+        sample["scores"] = None
+    document.pop("results", None)
+    path.write_text(json.dumps(document), encoding="utf-8")
+    with pytest.raises(
+        SourceError, match=r"scorers: \(none\) \(the log's status is 'error': the run may have "
+        r"stopped before scoring; drop --scorer"
+    ):  # fmt: skip
+        load_files(path, ColumnMap(), scorer="match")
+    loaded = load_files(path, ColumnMap())
+    assert "label" not in loaded.frame.columns or loaded.frame["label"].null_count() == 4
+    assert any("the log's status is 'error'" in n for n in loaded.notes)
+
+
 def test_a_plain_json_file_is_not_taken_for_a_log(tmp_path: Path) -> None:
     plain = tmp_path / "results.json"
     plain.write_text('{"version": "1", "results": [{"raw": "a", "truth": "a"}]}', encoding="utf-8")

@@ -57,7 +57,7 @@ def read_inspect_log(
         raise SourceError(
             f"{path}: the log holds no samples (status '{log.status}'); nothing to read"
         )
-    chosen = _chosen_scorer(samples, path, scorer)
+    chosen = _chosen_scorer(samples, path, scorer, log.status)
     task, model = log.eval.task, log.eval.model
     rows = [_row(sample, task, model) for sample in samples]
     frame = pl.DataFrame(rows, schema=_SCHEMA)
@@ -106,14 +106,22 @@ def _read_log(path: Path) -> EvalLog:
         ) from exc
 
 
-def _chosen_scorer(samples: list[EvalSample], path: Path, scorer: str | None) -> str | None:
+def _chosen_scorer(
+    samples: list[EvalSample], path: Path, scorer: str | None, status: str
+) -> str | None:
     names: dict[str, None] = {}
     for sample in samples:
         names.update(dict.fromkeys(sample.scores or {}))
     if scorer is not None:
         if scorer not in names:
             found = ", ".join(names) or "(none)"
-            raise SourceError(f"{path}: no scorer '{scorer}' in the log; scorers: {found}")
+            why = (
+                f" (the log's status is '{status}': the run may have stopped before scoring; "
+                "drop --scorer to read its outputs without a stored label)"
+                if not names and status != "success"
+                else ""
+            )
+            raise SourceError(f"{path}: no scorer '{scorer}' in the log; scorers: {found}{why}")
         return scorer
     if len(names) > 1:
         raise SourceError(
