@@ -81,6 +81,21 @@ def _consistency(r: AuditResult) -> list[str]:
     return out
 
 
+# How to read the deltas; the HTML report shows the same sentences.
+DELTA_NOTE = (
+    "Δpp is the scheme's error % minus the stored error %, in percentage points: negative means "
+    "the scheme finds fewer errors than the stored labels. The 95% CI is a paired bootstrap "
+    "percentile interval; McNemar p is the exact two-sided test on the flipped rows. A scheme "
+    "that changes both the parser and the normalizer shows both effects at once; a scheme "
+    "that keeps the stored parse (stored:NORMALIZER) separates the normalizer's share."
+)
+CELLS_NOTE = (
+    "Per-group intervals are not adjusted for the number of groups; Holm p is. When every flip "
+    "in a small group goes one way, the interval can exclude 0 while Holm p is far from "
+    "significant: judge significance by Holm p."
+)
+
+
 def _sensitivity(r: AuditResult) -> list[str]:
     rows = [
         [s["name"], f"`{s['parser']}`", s["normalizer"], s["n"], s["flips"],
@@ -90,7 +105,7 @@ def _sensitivity(r: AuditResult) -> list[str]:
     ]  # fmt: skip
     header = ["scheme", "parser", "normalizer", "n", "flips", "stored err %", "err %", "Δpp",
               "95% CI Δpp", "McNemar p"]  # fmt: skip
-    return ["## Sensitivity (flips)", "", table(header, rows), ""]
+    return ["## Sensitivity (flips)", "", table(header, rows), "", DELTA_NOTE, ""]
 
 
 def _verdicts(r: AuditResult) -> list[str]:
@@ -117,7 +132,7 @@ def _markers(r: AuditResult) -> list[str]:
 
 
 def _cells(r: AuditResult, max_rows: int) -> list[str]:
-    out = ["## Per-group deltas", ""]
+    out = ["## Per-group deltas", "", CELLS_NOTE, ""]
     for s in r.schemes:
         cells = [c for c in r.cells if c["scheme"] == s["name"]]
         shown = cells[:max_rows]

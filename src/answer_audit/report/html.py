@@ -19,7 +19,14 @@ from markupsafe import Markup, escape
 
 from answer_audit.audit import BLOCK_MARKERS, ROLE_MARKERS, AuditResult
 from answer_audit.report import charts
-from answer_audit.report.audit_md import coverage_rows, group_text, pct, pval
+from answer_audit.report.audit_md import (
+    CELLS_NOTE,
+    DELTA_NOTE,
+    coverage_rows,
+    group_text,
+    pct,
+    pval,
+)
 
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
 RAW_LIMIT = 20_000  # characters of raw output shown per example, centred on the span
@@ -38,7 +45,7 @@ def environment() -> Environment:
     )
     env.filters.update(pct=pct, pval=pval, signed=signed, group_text=group_text,
                        breakable=breakable)
-    env.globals.update(csp=CSP, elided=ELIDED)
+    env.globals.update(csp=CSP, elided=ELIDED, delta_note=DELTA_NOTE, cells_note=CELLS_NOTE)
     return env
 
 
