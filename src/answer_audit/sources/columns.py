@@ -65,6 +65,77 @@ def frame_from_records(records: Sequence[Mapping[str, object]]) -> pl.DataFrame:
     return pl.DataFrame([column_from_values(n, [r.get(n) for r in records]) for n in names])
 
 
+class RecordFrames:
+    """`frame_from_records` over records that arrive a chunk at a time (a large JSON Lines
+    file), without holding every record: each chunk becomes a frame at once, and the column
+    types are settled at the end exactly as `frame_from_records` settles them over all
+    records (a column mixing types across chunks becomes text, written as `str` writes it).
+
+    Example: `builder.add(chunk)` for each chunk, then `builder.frame()`.
+    """
+
+    def __init__(self) -> None:
+        self._frames: list[tuple[list[pl.Series], int]] = []  # a chunk's columns, rows
+        self._kinds: dict[str, set[type]] = {}  # first-seen column order
+        self._as_text: set[str] = set()  # a chunk fell back to text (e.g. an int over 64 bits)
+        self.rows = 0
+
+    def add(self, records: Sequence[Mapping[str, object]]) -> None:
+        names: dict[str, None] = {}
+        for record in records:
+            names.update(dict.fromkeys(record))
+        columns = []
+        for name in names:
+            values = [r.get(name) for r in records]
+            column = column_from_values(name, values)
+            kinds = set(map(type, values)) - {type(None)}
+            if any(issubclass(k, list | dict | bytes) for k in kinds):
+                kinds = kinds - {list, dict, bytes} | {str}  # encoded as JSON or text
+            if column.dtype == pl.String and kinds - {str}:
+                self._as_text.add(name)
+            self._kinds.setdefault(name, set()).update(kinds)
+            columns.append(column)
+        self._frames.append((columns, len(records)))
+        self.rows += len(records)
+
+    def frame(self) -> pl.DataFrame:
+        """Every chunk's rows, in order, with the types one `frame_from_records` call gives."""
+        dtypes = {name: self._dtype(name, kinds) for name, kinds in self._kinds.items()}
+        frames = [self._aligned(columns, height, dtypes) for columns, height in self._frames]
+        self._frames = []
+        if not dtypes:
+            return pl.DataFrame()
+        return pl.concat(frames, how="vertical") if len(frames) > 1 else frames[0]
+
+    def _dtype(self, name: str, kinds: set[type]) -> pl.DataType:
+        if not kinds:
+            return pl.Null()
+        if len(kinds) == 1 and name not in self._as_text:
+            found = _DTYPES.get(next(iter(kinds)))
+            if found is not None:
+                return found
+        return pl.String()
+
+    @staticmethod
+    def _aligned(
+        chunk: list[pl.Series], height: int, dtypes: dict[str, pl.DataType]
+    ) -> pl.DataFrame:
+        present = {column.name: column for column in chunk}
+        columns = []
+        for name, dtype in dtypes.items():
+            if name not in present:
+                columns.append(pl.Series(name, [None] * height, dtype=dtype))
+                continue
+            column = present[name]
+            if column.dtype == pl.Float64 and dtype == pl.String:
+                # as `_as_text` writes a float (Polars would write 1e+16 as "1e16")
+                column = pl.Series(name, [_as_text(v) for v in column.to_list()], dtype=dtype)
+            elif column.dtype != dtype:
+                column = column.cast(dtype)  # ints and booleans read as `_as_text` writes them
+            columns.append(column)
+        return pl.DataFrame(columns)
+
+
 def frame_from_rows(names: Sequence[str], rows: Sequence[Sequence[object]]) -> pl.DataFrame:
     """A frame from positional rows (e.g. a SQLite cursor) with the given column names."""
     return pl.DataFrame(

@@ -43,8 +43,9 @@ def reject_wide_encodings(data: bytes, where: Path) -> None:
     )
 
 
-def decode_utf8(data: bytes) -> tuple[str, int]:
-    """Decode UTF-8 (dropping a leading BOM), replacing undecodable bytes with U+FFFD.
+def decode_utf8(data: bytes, *, strip_bom: bool = True) -> tuple[str, int]:
+    """Decode UTF-8 (dropping a leading BOM unless ``strip_bom`` is False: a later piece of a
+    file keeps it), replacing undecodable bytes with U+FFFD.
 
     Returns the text and how many replacements were made, e.g. `decode_utf8(b"a\\xff")`
     gives `("a\\ufffd", 1)`.
@@ -56,7 +57,7 @@ def decode_utf8(data: bytes) -> tuple[str, int]:
         text = data.decode("utf-8", errors="replace")
         # U+FFFD characters that were already in the file are not replacements.
         replaced = text.count(_REPLACEMENT) - data.count(_ENCODED_REPLACEMENT)
-    return text.removeprefix(_BOM), replaced
+    return (text.removeprefix(_BOM) if strip_bom else text), replaced
 
 
 def iter_lines(text: str) -> Iterator[str]:

@@ -8,12 +8,13 @@ import shutil
 import stat
 import tempfile
 from collections.abc import Callable
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
 import polars as pl
 
-from answer_audit.sources.columns import frame_from_records
+from answer_audit.sources.columns import RecordFrames, frame_from_records
 from answer_audit.sources.decode import decode_utf8, iter_lines, read_bytes, reject_wide_encodings
 from answer_audit.sources.errors import FormatMismatch, SourceError, first_line
 from answer_audit.sources.inspect_log import looks_like_inspect_json, read_inspect_log
@@ -111,6 +112,10 @@ def read_table(
         stats.update(extra)
     elif kind == "parquet":
         frame = _read_parquet(where)
+    elif kind == "jsonl":
+        frame, stats["bad_lines_skipped"], stats["decode_replacements"] = _read_jsonl(
+            where, skip_bad_lines=skip_bad_lines
+        )
     else:
         data = read_bytes(where)
         reject_wide_encodings(data, where)
@@ -128,14 +133,6 @@ def read_table(
                 fmt, kind, lambda: lm_eval_frame(records, where, metric=metric)
             )
             stats.update(extra)
-        elif kind == "jsonl":
-            records, stats["bad_lines_skipped"] = parse_jsonl(
-                text, str(where), skip_bad_lines=skip_bad_lines
-            )
-            if may_hold_surrogates(text):
-                stats["decode_replacements"] += replace_surrogates(records)
-            del text  # the records hold their own strings
-            frame = _records_frame(records, where)
         else:
             records, stats["records_key"] = parse_json_records(text, str(where), records_key)
             if may_hold_surrogates(text):
@@ -188,6 +185,43 @@ def _recognized(fmt: str, kind: str, read: Read) -> tuple[pl.DataFrame, dict[str
             f"{exc} [--format auto took the file for {_RECOGNIZED[kind]}; pass --format to "
             "read it as another format]"
         ) from exc
+
+
+# JSON Lines are read this many lines at a time: a piece's records become a frame at once, so
+# a large file is never held as bytes, text and records all at the same time.
+JSONL_CHUNK_LINES = 50_000
+
+
+def _read_jsonl(
+    where: Path, *, skip_bad_lines: bool, chunk_lines: int | None = None
+) -> tuple[pl.DataFrame, int, int]:
+    """A JSON Lines file as one frame, read ``chunk_lines`` lines at a time: the same frame,
+    line numbers, skipped lines and replacement counts as reading it whole. Returns
+    ``(frame, bad_lines_skipped, decode_replacements)``."""
+    size = chunk_lines or JSONL_CHUNK_LINES
+    builder = RecordFrames()
+    skipped = replaced = 0
+    try:
+        with where.open("rb") as fh:
+            reject_wide_encodings(fh.read(4096), where)
+            fh.seek(0)
+            first = 1
+            while piece := list(islice(fh, size)):
+                text, bad_bytes = decode_utf8(b"".join(piece), strip_bom=first == 1)
+                records, bad = parse_jsonl(
+                    text, str(where), skip_bad_lines=skip_bad_lines, first_line=first
+                )
+                if may_hold_surrogates(text):
+                    bad_bytes += replace_surrogates(records)
+                del text
+                builder.add(records)
+                skipped, replaced, first = skipped + bad, replaced + bad_bytes, first + len(piece)
+    except OSError as exc:
+        raise SourceError(f"{where}: cannot read the file ({exc.strerror})") from exc
+    frame = builder.frame()
+    if builder.rows and frame.width == 0:
+        raise SourceError(f"{where}: the records have no fields (every object is empty)")
+    return frame, skipped, replaced
 
 
 def _records_frame(records: list[dict[str, Any]], where: Path) -> pl.DataFrame:

@@ -13,16 +13,19 @@ Record = dict[str, Any]
 _TOO_DEEP = "not readable JSON (nested too deeply for the JSON decoder)"
 
 
-def parse_jsonl(text: str, where: str, *, skip_bad_lines: bool) -> tuple[list[Record], int]:
+def parse_jsonl(
+    text: str, where: str, *, skip_bad_lines: bool, first_line: int = 1
+) -> tuple[list[Record], int]:
     """Records from JSON Lines text, one object per line; blank lines are ignored.
 
-    A bad line raises SourceError naming `where:LINE`, or with `skip_bad_lines` is skipped and
-    counted. Returns `(records, skipped)`.
+    A bad line raises SourceError naming `where:LINE` (counted from ``first_line``, for a
+    piece of a file), or with `skip_bad_lines` is skipped and counted. Returns
+    `(records, skipped)`.
     """
     records: list[Record] = []
     skipped = 0
     # Only "\n" ends a record: str.splitlines would also split on U+2028 inside JSON strings.
-    for number, line in enumerate(iter_lines(text), start=1):
+    for number, line in enumerate(iter_lines(text), start=first_line):
         if not line.strip():
             continue
         record, problem = _read_line(line)
