@@ -192,3 +192,39 @@ def test_bad_input_is_one_clear_line_and_exit_2(
     assert "Traceback" not in stderr
     assert len(stderr.strip().splitlines()) == 1
     assert csv.read_bytes() == before
+
+
+def test_choice_audit_with_five_options_needs_choices_and_says_so(tmp_path: Path) -> None:
+    data = tmp_path / "mc.csv"
+    data.write_text(
+        "id,raw,truth,parsed,label\n"
+        "1,Answer: E,e,e,1\n"
+        "2,Answer: B,b,b,1\n"
+        "3,Answer: C,e,c,0\n",
+        encoding="utf-8",
+    )
+    common = [str(data), "--kind", "choice", "--parsed", "parsed", "--label", "label",
+              "--no-default-schemes", "--scheme", "v4=choice/v4", "--quiet"]  # fmt: skip
+    out = tmp_path / "a.json"
+    code, _, err = run("audit", *common, "--out-json", str(out))
+    assert code == 0, err
+    report = json.loads(out.read_text(encoding="utf-8"))
+    assert report["schemes"][0]["error_pct"] == pytest.approx(200 / 3)  # row 1 cannot be read
+    assert any("truth letter(s) e are not among the choices 'abcd' of scheme(s) v4" in n
+               and "--choices abcde" in n for n in report["notes"])  # fmt: skip
+    code, _, err = run("audit", *common, "--choices", "abcde", "--out-json", str(out))
+    assert code == 0, err
+    report = json.loads(out.read_text(encoding="utf-8"))
+    assert report["settings"]["choices"] == "abcde"
+    assert report["schemes"][0]["error_pct"] == pytest.approx(100 / 3)
+    assert report["schemes"][0]["flips"] == 0
+    assert not any("truth letter" in n for n in report["notes"])
+
+
+def test_choices_apply_to_choice_audits_only(tmp_path: Path) -> None:
+    data = tmp_path / "f.csv"
+    data.write_text("raw,truth,label\nParis,Paris,1\n", encoding="utf-8")
+    code, _, err = run("audit", str(data), "--label", "label", "--choices", "abcde", "--quiet",
+                       "--out-md", str(tmp_path / "a.md"))  # fmt: skip
+    assert code == 2
+    assert "--choices applies to --kind choice audits, not --kind freeform" in err

@@ -321,10 +321,22 @@ def test_lone_surrogates_in_json_are_replaced_and_counted(tmp_path: Path, suffix
     assert files[0]["decode_replacements"] == 1  # the whole pair is an emoji, kept
 
 
-@pytest.mark.parametrize("choices", ["", "1234"])
-def test_explain_refuses_choices_without_letters(choices: str) -> None:
-    result = runner.invoke(app, ["explain", "-p", "choice/v4", "--choices", choices, "Answer: b"])
-    assert_one_line_error(result.exit_code, result.stderr, "give the choice letters")
+@pytest.mark.parametrize("command", ["explain", "rescore", "diff"])
+@pytest.mark.parametrize("choices", ["", "1234", "a-e", "a;b"])
+def test_choices_other_than_letters_are_refused(command: str, choices: str) -> None:
+    # "a-e" used to read as the two letters a and e, silently
+    args = {"explain": ["explain", "-p", "choice/v4", "Answer: b"],
+            "rescore": ["rescore", "x.csv", "-p", "choice/v4"],
+            "diff": ["diff", "a.csv", "b.csv"]}[command]  # fmt: skip
+    result = runner.invoke(app, [*args, "--choices", choices])
+    assert_one_line_error(result.exit_code, result.stderr, "list every choice letter")
+
+
+def test_choices_may_be_separated_and_uppercase() -> None:
+    result = runner.invoke(app, ["explain", "-p", "choice/v3", "--choices", "A, B, C, D, E",
+                                 "Answer: E"])  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    assert "'e'" in result.stdout
 
 
 def test_a_hot_journal_is_rolled_back_in_a_copy(tmp_path: Path) -> None:

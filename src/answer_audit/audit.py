@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from answer_audit.labeling import outside_choices, with_choices
 from answer_audit.metrics import holm, mcnemar, paired_delta_ci_counts
 from answer_audit.parsers import FreeformPreset, Parser
 from answer_audit.schemes import (
@@ -48,6 +49,7 @@ class AuditSettings:
     n_boot: int = 1000
     alpha: float = 0.05
     max_examples: int = 30
+    choices: str | None = None  # choice audits: the choice letters (default: each preset's)
 
 
 @dataclass
@@ -95,6 +97,10 @@ def audit(
     """
     settings = settings or AuditSettings()
     schemes = list(schemes) if schemes is not None else default_schemes(settings.kind)
+    if settings.choices is not None:
+        if settings.kind != "choice":
+            raise ValueError("choices apply to choice audits only (--kind choice)")
+        presets = with_choices(presets, settings.choices)
     rows = as_rows(frame)
     _check_columns(rows.columns, settings)
     for scheme in schemes:
@@ -225,6 +231,11 @@ def audit(
         rules=rules,
         examples=_examples(
             rows, stored, labelled, scored, flips_by_scheme, schemes, settings, presets
+        ),
+        notes=(
+            outside_choices(small["truth"].filter(scored), schemes, presets)
+            if settings.kind == "choice"
+            else []
         ),
     )
 

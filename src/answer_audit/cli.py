@@ -153,9 +153,7 @@ def explain_cmd(
     text: Annotated[str, typer.Argument(help="The raw model output, or '-' to read stdin.")],
     parser: Annotated[str, typer.Option("--parser", "-p", help="Preset name.")] = "choice/v3",
     presets: opt.Presets = None,
-    choices: Annotated[
-        str | None, typer.Option(help="Choice set for choice presets, e.g. abcde.")
-    ] = None,
+    choices: opt.Choices = None,
     context: Annotated[
         int | None,
         typer.Option(
@@ -170,8 +168,6 @@ def explain_cmd(
     preset = PresetSet.from_file(presets)
     if choices is not None and not isinstance(preset.get(parser), ChoicePreset):
         raise ValueError(f"--choices applies to choice presets only, not {parser!r}")
-    if choices is not None and not any("a" <= c <= "z" for c in choices.lower()):
-        raise ValueError(f"--choices {choices!r}: give the choice letters, e.g. abcde")
     result = extract(raw, parser, choices=choices, presets=preset)
     value = repr(result.value)
     if len(value) > _WHOLE_TEXT_MAX:  # the span below shows where it is
@@ -251,6 +247,7 @@ def audit_cmd(
                      help="Run the --kind's default schemes besides any --scheme."),
     ] = True,
     presets: opt.Presets = None,
+    choices: opt.Choices = None,
     seed: opt.Seed = 0,
     bootstrap: Annotated[
         int,
@@ -282,6 +279,8 @@ def audit_cmd(
     )  # fmt: skip
     if kind not in KINDS:
         raise ValueError(f"--kind {kind!r}: expected one of {', '.join(KINDS)}")
+    if choices is not None and kind != "choice":
+        raise ValueError(f"--choices applies to --kind choice audits, not --kind {kind}")
     preset_set = PresetSet.from_file(presets)
     user_schemes = [parse_scheme(s) for s in scheme or ()]
     schemes = merge_schemes(default_schemes(kind) if defaults else [], user_schemes)
@@ -296,7 +295,7 @@ def audit_cmd(
         # Parquet files and run folders: the texts are read a slice at a time
         loaded, groups = load_streamed(spec, cmap)
         settings = AuditSettings(kind=kind, group_by=groups, seed=seed, n_boot=bootstrap,
-                                 max_examples=max_examples)  # fmt: skip
+                                 max_examples=max_examples, choices=choices)  # fmt: skip
         with _opened(loaded) as rows:
             schemes, skipped = runnable_schemes(schemes, user_schemes, rows.columns)
             result = audit(rows, schemes, settings, presets=preset_set,

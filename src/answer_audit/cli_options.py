@@ -84,9 +84,27 @@ def split_list(value: str | None) -> tuple[str, ...]:
     return tuple(v.strip() for v in (value or "").split(",") if v.strip())
 
 
+def checked_choices(value: str | None) -> str | None:
+    """``--choices``: the choice letters, as one word (``abcde``) or separated by commas or
+    spaces. Anything else is refused: ``a-e`` would otherwise read as the two letters a, e."""
+    if value is None:
+        return None
+    letters = [c for c in value if c not in ", "]
+    odd = sorted({c for c in letters if not ("a" <= c.lower() <= "z")})
+    if odd or not letters:
+        shown = " ".join(repr(c) for c in odd) if odd else "no letters"
+        raise typer.BadParameter(
+            f"{value!r} holds {shown}; list every choice letter, e.g. --choices abcde "
+            "(ranges such as a-e are not read)"
+        )
+    return "".join(letters).lower()
+
+
 # Rescore and diff: how to build a parser from flags, and how to match.
 Choices = Annotated[
-    str | None, typer.Option("--choices", help="Choice set for choice presets, e.g. abcde.")
+    str | None,
+    typer.Option("--choices", help="Choice set for choice presets, e.g. abcde.",
+                 callback=checked_choices),
 ]
 Normalizer = Annotated[
     str | None,

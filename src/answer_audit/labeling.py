@@ -17,6 +17,7 @@ import polars as pl
 
 from answer_audit.extraction import Span
 from answer_audit.parsers import ChoicePreset, Parser, PresetError, get_parser
+from answer_audit.parsers.registry import BUILTIN
 from answer_audit.schemes import (
     ERROR_RULE,
     KINDS,
@@ -77,6 +78,42 @@ def resolve_parser(
     if not isinstance(preset, ChoicePreset):
         raise PresetError(f"choices apply to choice presets only, not {preset.name!r}")
     return dataclasses.replace(preset, choices=choices.lower())
+
+
+def with_choices(presets: Mapping[str, Parser] | None, choices: str) -> dict[str, Parser]:
+    """Every preset of ``presets`` (the built-ins when None), choice presets reading
+    ``choices`` (e.g. ``abcde`` for five options).
+
+    >>> with_choices(None, "abcde")["choice/v4"].choices
+    'abcde'
+    """
+    table = presets if presets is not None else BUILTIN
+    return {name: resolve_parser(p, choices=choices) if isinstance(p, ChoicePreset) else p
+            for name, p in table.items()}  # fmt: skip
+
+
+def outside_choices(
+    truths: pl.Series, schemes: Sequence[Any], presets: Mapping[str, Parser] | None
+) -> list[str]:
+    """Notes for choice schemes whose preset can never extract some truth letters (truth
+    ``e`` with the default choices ``abcd``): every such row would count as an error."""
+    keys = {truth_key(t, "choice") for t in truths.drop_nulls().unique().to_list()}
+    letters = {k for k in keys if isinstance(k, str) and len(k) == 1 and "a" <= k <= "z"}
+    by_gap: dict[tuple[str, str], list[str]] = {}
+    for scheme in schemes:
+        if scheme.uses_stored_parse:
+            continue
+        preset = get_parser(scheme.parser, presets)
+        if isinstance(preset, ChoicePreset):
+            missing = "".join(sorted(letters - set(preset.choices)))
+            if missing:
+                by_gap.setdefault((missing, preset.choices), []).append(scheme.name)
+    return [
+        f"truth letter(s) {', '.join(missing)} are not among the choices '{choices}' of "
+        f"scheme(s) {', '.join(names)}, which can never extract them; pass --choices "
+        f"{''.join(sorted(set(choices) | set(missing)))}"
+        for (missing, choices), names in by_gap.items()
+    ]
 
 
 def pick_normalizer(normalizer: str | None, kind: Kind) -> str:
