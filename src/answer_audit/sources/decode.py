@@ -2,14 +2,68 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import bz2
+import gzip
+import lzma
+import re
+import zlib
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import IO, Any
 
 from answer_audit.sources.errors import SourceError
 
 _REPLACEMENT = "\ufffd"
 _ENCODED_REPLACEMENT = _REPLACEMENT.encode("utf-8")
 _BOM = "\ufeff"
+
+# Compressed text files are read through the standard library's decompressors; the others are
+# named so the message can say what the file is. Recognized by their first bytes, not the name.
+_OPENERS: dict[str, Callable[..., Any]] = {
+    "gzip": gzip.open, "bzip2": bz2.open, "xz": lzma.open,
+}  # fmt: skip
+_MAGIC = re.compile(
+    rb"(?P<gzip>\x1f\x8b)|(?P<bzip2>BZh[1-9]1AY&SY)|(?P<xz>\xfd7zXZ\x00)"
+    rb"|(?P<zstd>\x28\xb5\x2f\xfd)|(?P<zip>PK\x03\x04)"
+)
+_TOOLS = {"gzip": "gunzip -k", "bzip2": "bunzip2 -k", "xz": "unxz -k", "zstd": "unzstd",
+          "zip": "unzip"}  # fmt: skip
+COMPRESSED_SUFFIXES = {".gz": "gzip", ".bz2": "bzip2", ".xz": "xz", ".zst": "zstd", ".zip": "zip"}
+DECOMPRESSION_ERRORS = (OSError, EOFError, zlib.error, lzma.LZMAError)
+
+
+def compression(path: Path) -> str | None:
+    """The compression a file's first bytes show (gzip, bzip2, xz, zstd, zip), or None."""
+    try:
+        with path.open("rb") as fh:
+            head = fh.read(10)
+    except OSError:
+        return None
+    found = _MAGIC.match(head)
+    return found.lastgroup if found else None
+
+
+def refuse_compressed(path: Path, kind: str) -> None:
+    """A SourceError when a file that must be read as it is (Parquet, SQLite) is compressed."""
+    found = compression(path)
+    if found is not None:
+        raise SourceError(
+            f"{path}: the file is {found}-compressed; {kind} is read from a plain file: "
+            f"decompress it first ({_TOOLS[found]} {path.name})"
+        )
+
+
+def open_text_file(path: Path) -> IO[bytes]:
+    """The file's bytes to read, decompressed when it is gzip, bzip2 or xz; zstd and zip are
+    refused with the command that unpacks them (the standard library cannot stream them)."""
+    found = compression(path)
+    if found in ("zstd", "zip"):
+        raise SourceError(
+            f"{path}: the file is {found}-compressed; decompress it first "
+            f"({_TOOLS[found]} {path.name}), or pipe it in with --format"
+        )
+    opener: Any = _OPENERS.get(found or "")
+    return opener(path, "rb") if opener is not None else path.open("rb")
 
 
 def read_bytes(path: Path) -> bytes:
@@ -19,9 +73,18 @@ def read_bytes(path: Path) -> bytes:
     if path.is_dir():
         raise SourceError(f"{path}: is a folder, not a file; pass the file inside it")
     try:
-        return path.read_bytes()
-    except OSError as exc:
-        raise SourceError(f"{path}: cannot read the file ({exc.strerror})") from exc
+        with open_text_file(path) as fh:
+            return fh.read()
+    except DECOMPRESSION_ERRORS as exc:
+        raise SourceError(f"{path}: cannot read the file ({unreadable(exc)})") from exc
+
+
+def unreadable(exc: BaseException) -> str:
+    """Why a read failed, in a few words (an OSError's strerror, or a decompressor's text)."""
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror
+    text = str(exc).strip().splitlines()
+    return text[0] if text else type(exc).__name__
 
 
 def reject_wide_encodings(data: bytes, where: Path) -> None:

@@ -15,7 +15,17 @@ from typing import Any
 import polars as pl
 
 from answer_audit.sources.columns import RecordFrames, frame_from_records
-from answer_audit.sources.decode import decode_utf8, iter_lines, read_bytes, reject_wide_encodings
+from answer_audit.sources.decode import (
+    COMPRESSED_SUFFIXES,
+    DECOMPRESSION_ERRORS,
+    decode_utf8,
+    iter_lines,
+    open_text_file,
+    read_bytes,
+    refuse_compressed,
+    reject_wide_encodings,
+    unreadable,
+)
 from answer_audit.sources.errors import FormatMismatch, SourceError, first_line
 from answer_audit.sources.inspect_log import looks_like_inspect_json, read_inspect_log
 from answer_audit.sources.jsonfmt import (
@@ -53,11 +63,15 @@ def detect_format(path: Path) -> str:
         raise SourceError(f"{path}: is a folder, not a file; pass the file inside it")
     if has_sqlite_header(path):
         return "sqlite"
-    found = _BY_EXTENSION.get(path.suffix.lower())
+    suffix = path.suffix.lower()
+    if suffix in COMPRESSED_SUFFIXES:  # runs.jsonl.gz: the name inside says the format
+        suffix = Path(path.stem).suffix.lower()
+    found = _BY_EXTENSION.get(suffix)
     if found is None:
         raise SourceError(
-            f"{path}: cannot tell the format: the extension '{path.suffix}' is none of "
-            f"{', '.join(_BY_EXTENSION)} and the file is not SQLite; "
+            f"{path}: cannot tell the format: the extension '{suffix}' is none of "
+            f"{', '.join(_BY_EXTENSION)} (optionally compressed: "
+            f"{', '.join(COMPRESSED_SUFFIXES)}) and the file is not SQLite; "
             f"pass --format with one of: {', '.join(FORMATS)}"
         )
     if found == "jsonl" and looks_like_lm_eval(path):
@@ -108,9 +122,11 @@ def read_table(
         frame, extra = _recognized(fmt, kind, lambda: read_inspect_log(where, scorer=scorer))
         stats.update(extra)
     elif kind == "sqlite":
+        refuse_compressed(where, "SQLite")
         frame, extra = read_sqlite(where, table=table, query=query)
         stats.update(extra)
     elif kind == "parquet":
+        refuse_compressed(where, "Parquet")
         frame = _read_parquet(where)
     elif kind == "jsonl":
         frame, stats["bad_lines_skipped"], stats["decode_replacements"] = _read_jsonl(
@@ -202,9 +218,9 @@ def _read_jsonl(
     builder = RecordFrames()
     skipped = replaced = 0
     try:
-        with where.open("rb") as fh:
+        with open_text_file(where) as fh:
             reject_wide_encodings(fh.read(4096), where)
-            fh.seek(0)
+        with open_text_file(where) as fh:
             first = 1
             while piece := list(islice(fh, size)):
                 text, bad_bytes = decode_utf8(b"".join(piece), strip_bom=first == 1)
@@ -216,8 +232,8 @@ def _read_jsonl(
                 del text
                 builder.add(records)
                 skipped, replaced, first = skipped + bad, replaced + bad_bytes, first + len(piece)
-    except OSError as exc:
-        raise SourceError(f"{where}: cannot read the file ({exc.strerror})") from exc
+    except DECOMPRESSION_ERRORS as exc:
+        raise SourceError(f"{where}: cannot read the file ({unreadable(exc)})") from exc
     frame = builder.frame()
     if builder.rows and frame.width == 0:
         raise SourceError(f"{where}: the records have no fields (every object is empty)")

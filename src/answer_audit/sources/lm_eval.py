@@ -18,6 +18,7 @@ from typing import Any
 
 import polars as pl
 
+from answer_audit.sources.decode import DECOMPRESSION_ERRORS, open_text_file
 from answer_audit.sources.errors import FormatMismatch, SourceError
 from answer_audit.sources.jsonfmt import json_kind
 
@@ -25,7 +26,9 @@ DEFAULT_METRIC = "exact_match"
 GROUPS = ("task", "filter")
 SIGNATURE = ("doc_id", "resps", "filtered_resps")
 # `samples_<task>_<date_id>.jsonl`; the harness writes date ids such as 2024-05-13T18-04-25.799797.
-_FILE_NAME = re.compile(r"^samples_(?P<task>.+)_(?P<date>\d{4}-\d{2}-\d{2}T[\d.\-]+)\.jsonl$")
+_FILE_NAME = re.compile(
+    r"^samples_(?P<task>.+)_(?P<date>\d{4}-\d{2}-\d{2}T[\d.\-]+)\.jsonl(?:\.(?:gz|bz2|xz))?$"
+)
 # GSM8K's target is the whole solution; its exact_match strips everything up to "#### ".
 _FINAL_ANSWER = re.compile(r"(?s).*####\s*(?P<answer>\S[^\n]*?)\s*$")
 _PEEK_LIMIT = 1 << 24
@@ -34,22 +37,24 @@ _PEEK_LIMIT = 1 << 24
 def looks_like_lm_eval(path: Path) -> bool:
     """Whether the file's first line is a JSON object with lm-eval's sample keys."""
     try:
-        with path.open("rb") as fh:
+        with open_text_file(path) as fh:
             first = fh.readline(_PEEK_LIMIT)
             while first and not first.strip():
                 first = fh.readline(_PEEK_LIMIT)
         record = json.loads(first.decode("utf-8", errors="replace").lstrip("\ufeff"))
-    except (OSError, ValueError, RecursionError):
+    except (*DECOMPRESSION_ERRORS, SourceError, ValueError, RecursionError):
         return False
     return isinstance(record, dict) and all(key in record for key in SIGNATURE)
 
 
 def task_from_file_name(path: Path) -> str:
-    """``samples_gsm8k_2024-05-13T18-04-25.799797.jsonl`` -> ``gsm8k`` (else the name's stem)."""
+    """``samples_gsm8k_2024-05-13T18-04-25.799797.jsonl`` (or ``.jsonl.gz``) -> ``gsm8k``, else
+    the name's stem."""
     found = _FILE_NAME.match(path.name)
     if found is not None:
         return found.group("task")
-    return path.stem.removeprefix("samples_")
+    stem = path.stem if path.suffix.lower() not in (".gz", ".bz2", ".xz") else Path(path.stem).stem
+    return stem.removeprefix("samples_")
 
 
 def lm_eval_frame(

@@ -11,6 +11,7 @@ from typing import Any
 import polars as pl
 
 from answer_audit.sources.canonical import ColumnMap, LoadedTable, canonical_frame, concat_frames
+from answer_audit.sources.decode import compression
 from answer_audit.sources.errors import SourceError
 from answer_audit.sources.files import detect_format, read_table
 from answer_audit.sources.frameworks import framework_map, is_framework
@@ -96,6 +97,8 @@ def stream_files(
         return None
     if any((detect_format(p) if fmt == "auto" else fmt) != "parquet" for p in given):
         return None
+    if any(compression(p) is not None for p in given):
+        return None  # read_table says how to decompress it
     sources = _source_names(given)
     rows, originals = stream_parquet(given, sources, cmap)
     files = [
