@@ -199,3 +199,40 @@ def test_any_json_records_make_a_csv_writable_frame(records: list[dict[str, obje
         present = sum(1 for r in records if r.get(name) is not None)
         assert frame[name].drop_nulls().len() == present
     frame.write_csv()  # nested or mixed values would raise here
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "kind"),
+    [
+        ("t.tsv", "id\traw\ttruth\n1\tParis, France\tParis\n", "tab"),
+        ("t.csv", "id\traw\ttruth\n1\tParis, France\tParis\n", "tab"),
+        ("s.csv", "id;raw;truth\n1;Paris, France;Paris\n", "semicolon"),
+    ],
+)
+def test_tab_and_semicolon_separated_files_are_read_and_said_so(
+    tmp_path: Path, name: str, text: str, kind: str
+) -> None:
+    frame, stats = read_table(_write(tmp_path / name, text))
+    assert frame.columns == ["id", "raw", "truth"]
+    assert frame["raw"].to_list() == ["Paris, France"]
+    assert stats["notes"] == [f"{tmp_path / name}: read as {kind}-separated (its header has "
+                              f"{kind}s and no comma)"]  # fmt: skip
+
+
+def test_a_comma_in_the_header_keeps_commas_and_one_column_stays_one(tmp_path: Path) -> None:
+    frame, stats = read_table(_write(tmp_path / "c.csv", "raw,note\nx;y,a\tb\n"))
+    assert frame.row(0) == ("x;y", "a\tb")
+    assert "notes" not in stats
+    frame, _ = read_table(_write(tmp_path / "one.csv", "raw\nParis\n"))
+    assert frame.columns == ["raw"]
+
+
+def test_jsonl_messages_read_well_and_an_array_file_is_pointed_to_json(tmp_path: Path) -> None:
+    with pytest.raises(SourceError, match=r"t\.jsonl:1: not valid JSON \(Unterminated string "
+                       r"starting at: column 7\); fix the line"):  # fmt: skip
+        read_table(_write(tmp_path / "t.jsonl", '{"a": "x'))
+    with pytest.raises(SourceError, match=r"a\.jsonl:1: not a JSON object \(found a list\); "
+                       r"the file may be one JSON array, not JSON Lines: pass --format json"):  # fmt: skip
+        read_table(_write(tmp_path / "a.jsonl", '[{"raw": "x"}, {"raw": "y"}]\n'))
+    with pytest.raises(SourceError, match=r"b\.jsonl:1: not valid JSON .*pass --format json"):
+        read_table(_write(tmp_path / "b.jsonl", '[{"raw": "x"},\n{"raw": "y"}]\n'))

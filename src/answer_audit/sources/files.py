@@ -45,6 +45,7 @@ _RECOGNIZED = {
 }
 _BY_EXTENSION = {
     ".csv": "csv",
+    ".tsv": "csv",
     ".jsonl": "jsonl",
     ".ndjson": "jsonl",
     ".json": "json",
@@ -138,7 +139,11 @@ def read_table(
         text, stats["decode_replacements"] = decode_utf8(data)
         del data  # the bytes and the text of a big file need not both stay in memory
         if kind == "csv":
-            frame = _read_csv(text, where)
+            frame, separator = _read_csv(text, where)
+            if separator != ",":
+                name = _SEPARATOR_NAMES[separator]
+                stats["notes"] = [f"{where}: read as {name}-separated (its header has {name}s "
+                                  "and no comma)"]  # fmt: skip
         elif kind == "lm-eval":
             records, stats["bad_lines_skipped"] = parse_jsonl(
                 text, str(where), skip_bad_lines=skip_bad_lines
@@ -247,41 +252,59 @@ def _records_frame(records: list[dict[str, Any]], where: Path) -> pl.DataFrame:
     return frame
 
 
-def _read_csv(text: str, where: Path) -> pl.DataFrame:
+_SEPARATOR_NAMES = {"\t": "tab", ";": "semicolon"}
+
+
+def _separator(text: str) -> str:
+    """A comma, unless the header line holds no comma but tabs (TSV) or semicolons (a
+    spreadsheet saved with a comma decimal mark): read with commas, such a file would be one
+    column whose name holds every header."""
+    header = text[: text.find("\n")] if "\n" in text else text
+    if "," in header:
+        return ","
+    return next((sep for sep in _SEPARATOR_NAMES if sep in header), ",")
+
+
+def _read_csv(text: str, where: Path) -> tuple[pl.DataFrame, str]:
     if "\n" not in text and "\r" in text:
         text = text.replace("\r", "\n")  # old Mac line endings: every line ends in CR alone
-    _reject_duplicate_headers(text, where)
+    sep = _separator(text)
+    _reject_duplicate_headers(text, where, sep)
     try:
         # Every cell as text: ids and answers such as "007" must survive unchanged.
-        return pl.read_csv(text.encode("utf-8"), infer_schema=False, raise_if_empty=False)
+        frame = pl.read_csv(
+            text.encode("utf-8"), separator=sep, infer_schema=False, raise_if_empty=False
+        )
     except pl.exceptions.PolarsError as exc:
         raise SourceError(
-            f"{where}: not a readable CSV file ({_ragged_line(text) or first_line(exc)})"
+            f"{where}: not a readable CSV file ({_ragged_line(text, sep) or first_line(exc)})"
         ) from exc
+    return frame, sep
 
 
-def _ragged_line(text: str) -> str | None:
+def _ragged_line(text: str, sep: str) -> str | None:
     """Where a row has more fields than the header (an unquoted comma), if that is the fault."""
     try:
-        rows = csv.reader(iter_lines(text))
+        rows = csv.reader(iter_lines(text), delimiter=sep)
         width = len(next(rows, []))
         for row in rows:
             if len(row) > width:
                 # the reader's line_num counts physical lines, as an editor does
+                held = "commas" if sep == "," else f"{_SEPARATOR_NAMES[sep]}s"
                 return (
                     f"line {rows.line_num} has {len(row)} fields, the header {width}; quote "
-                    "cells that hold commas"
+                    f"cells that hold {held}"
                 )
     except csv.Error:
         return None
     return None
 
 
-def _reject_duplicate_headers(text: str, where: Path) -> None:
+def _reject_duplicate_headers(text: str, where: Path, sep: str = ",") -> None:
     """Polars would rename a repeated column (``x_duplicated_0``) and a run would silently
     read the wrong one: a repeated header name is an error naming the positions."""
     try:
-        header = next(csv.reader(iter_lines(text)), [])  # reads only as far as the header goes
+        header = next(csv.reader(iter_lines(text), delimiter=sep), [])  # reads the header only
     except csv.Error:
         return  # Polars reports the malformed file
     positions: dict[str, list[int]] = {}

@@ -34,7 +34,12 @@ def parse_jsonl(
         elif skip_bad_lines:
             skipped += 1
         else:
-            raise SourceError(f"{where}:{number}: {problem}; fix the line or pass --skip-bad-lines")
+            hint = (
+                "the file may be one JSON array, not JSON Lines: pass --format json"
+                if number == 1 and line.lstrip().startswith("[")
+                else "fix the line or pass --skip-bad-lines"
+            )
+            raise SourceError(f"{where}:{number}: {problem}; {hint}")
     return records, skipped
 
 
@@ -52,7 +57,7 @@ def _read_line(line: str) -> tuple[Record | None, str]:
     try:
         value = json.loads(line)
     except json.JSONDecodeError as exc:
-        return None, f"not valid JSON ({exc.msg} at column {exc.colno})"
+        return None, f"not valid JSON ({exc.msg}: column {exc.colno})"
     except RecursionError:
         return None, _TOO_DEEP
     if not isinstance(value, dict):
