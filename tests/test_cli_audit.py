@@ -228,3 +228,20 @@ def test_choices_apply_to_choice_audits_only(tmp_path: Path) -> None:
                        "--out-md", str(tmp_path / "a.md"))  # fmt: skip
     assert code == 2
     assert "--choices applies to --kind choice audits, not --kind freeform" in err
+
+
+def test_coverage_counts_a_blank_truth_as_no_truth_everywhere(tmp_path: Path) -> None:
+    data = tmp_path / "c.jsonl"
+    data.write_text(
+        '{"raw": "Paris", "truth": "Paris", "label": 1}\n{"raw": "Paris", "truth": "", "label": 1}\n'
+        '{"raw": "Paris", "truth": null, "label": 1}\n{"raw": "Rome", "truth": "Paris", "label": 0}\n',
+        encoding="utf-8",
+    )
+    for command in (["audit", "--label", "label", "--out-md", str(tmp_path / "a.md")],
+                    ["rescore", "-p", "freeform/v3"]):  # fmt: skip
+        out = tmp_path / f"{command[0]}.json"
+        code, _, err = run(command[0], str(data), *command[1:], "--out-json", str(out), "--quiet")
+        assert code == 0, err
+        coverage = json.loads(out.read_text(encoding="utf-8"))["coverage"]
+        no_truth = coverage.get("skipped", coverage).get("no_truth")
+        assert (coverage["rows_with_truth"], no_truth) == (2, 2), command[0]

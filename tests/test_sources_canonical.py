@@ -184,3 +184,34 @@ def test_parse_label_rejects_other_values(bad: object) -> None:
 def test_parse_label_uses_series_name() -> None:
     with pytest.raises(SourceError, match="label column 'is_correct'"):
         parse_label(pl.Series("is_correct", [3]))
+
+
+def test_truths_spelled_like_missing_are_noted_until_declared(tmp_path: Path) -> None:
+    path = tmp_path / "c.csv"
+    path.write_text("raw,truth\nParis,Paris\nmaybe,None\nsure,None\nx,NaN\n", encoding="utf-8")
+    notes = load_files(path, ColumnMap(raw="raw", truth="truth")).notes
+    assert ("truth column 'truth' holds 'None' in 2 rows, 'NaN' in 1 rows; these are scored as "
+            "truths. If they mean no truth, pass --null-values None,NaN") in notes  # fmt: skip
+    declared = load_files(path, ColumnMap(raw="raw", truth="truth", null_values=("None", "NaN")))
+    assert not any("scored as truths" in n for n in declared.notes)
+
+
+def test_an_error_column_that_reads_like_a_flag_is_noted(tmp_path: Path) -> None:
+    path = tmp_path / "e.csv"
+    path.write_text("raw,truth,err\na,a,\nb,b,0\nc,c,False\nd,d,timeout\n", encoding="utf-8")
+    notes = load_files(path, ColumnMap(raw="raw", error="err")).notes
+    assert ("error column 'err' holds '0' in 1 rows, 'False' in 1 rows; every non-empty cell "
+            "counts as an error. If the column is a flag, pass --null-values 0,False") in notes  # fmt: skip
+    loaded = load_files(path, ColumnMap(raw="raw", error="err", null_values=("0", "False")))
+    assert loaded.frame["error"].to_list() == [None, None, None, "timeout"]
+    assert not any("counts as an error" in n for n in loaded.notes)
+
+
+def test_whole_float_truths_are_written_as_integers(tmp_path: Path) -> None:
+    path = tmp_path / "f.jsonl"
+    rows = ['{"raw": "3", "truth": 3.0}', '{"raw": "2.5", "truth": 2.5}', '{"raw": "x", "truth": null}',
+            '{"raw": "-0", "truth": -4.0}', '{"raw": "big", "truth": 1e300}']  # fmt: skip
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    truths = load_files(path, ColumnMap(raw="raw", truth="truth")).frame["truth"].to_list()
+    assert truths[:4] == ["3", "2.5", None, "-4"]
+    assert truths[4] is not None and "e" in truths[4].lower()  # as Polars writes a huge float

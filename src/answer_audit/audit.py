@@ -298,6 +298,8 @@ def _coverage(
         },
         groups=n_groups,
     )
+    if "rows_with_truth" in cov:  # the matcher's word on what a truth is (a blank one is none)
+        cov["rows_with_truth"] = int(has_truth.sum())
     return cov
 
 

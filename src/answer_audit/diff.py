@@ -198,7 +198,11 @@ def pair_tables(
     for name, ids in (("A", ids_a), ("B", ids_b)):
         repeated = [i for i, n in Counter(ids).items() if n > 1 and i is not None]
         if repeated:
-            raise ValueError(f"--align id: ids repeat in {name} (e.g. {repeated[0]!r}); use --id")
+            raise ValueError(
+                f"--align id: ids repeat in {name} (e.g. {repeated[0]!r}, {len(repeated)} "
+                "repeated); rows are paired by id, so each needs its own: pass an --id column "
+                "whose values are unique, or --align order for files in the same row order"
+            )
     # a missing id identifies nothing: such rows pair with no row of the other table
     where_b = {v: i for i, v in enumerate(ids_b) if v is not None}
     idx_a = [i for i, v in enumerate(ids_a) if v is not None and v in where_b]

@@ -139,6 +139,8 @@ def rescore(
     notes: list[str] = []
     if isinstance(table, LoadedTable):
         coverage = {**table.coverage, **coverage}
+        if "rows_with_truth" in coverage:  # as the matcher counts them (a blank truth is none)
+            coverage["rows_with_truth"] = coverage["rows"] - coverage["no_truth"]
         notes = [*table.notes, *_rename_notes(table.original.columns, rows.columns)]
     settings = {"group_by": list(group_by), "bootstrap": n_boot, "seed": seed, "ci": ci,
                 "choices": choices}  # fmt: skip

@@ -77,7 +77,8 @@ def canonical_frame(
         stored = _nulled(frame[cmap.label], nulls)
         columns.append(parse_label(stored, column=cmap.label, where=where).alias("label"))
     if cmap.truth is not None:
-        columns.append(_text(frame, cmap.truth, where, nulls).alias("truth"))
+        columns.append(_text(_whole_floats(frame, cmap.truth), cmap.truth, where, nulls)
+                       .alias("truth"))  # fmt: skip
     if cmap.error is not None:
         error = _text(frame, cmap.error, where, nulls)
         # "Non-empty means the row errored": blank cells must not count as errors.
@@ -143,6 +144,20 @@ def _id_column(frame: pl.DataFrame, cmap: ColumnMap, prefix: str, where: str) ->
         return _text(frame, cmap.id, where, ()).alias("id")
     numbers = pl.Series("id", range(frame.height), dtype=pl.Int64).cast(pl.String)
     return (prefix + numbers).alias("id") if prefix else numbers
+
+
+def _whole_floats(frame: pl.DataFrame, name: str) -> pl.DataFrame:
+    """A float truth column (JSON ``3.0``, or pandas' ints turned float by a missing value)
+    with whole numbers written as integers: truth ``3.0`` means 3, and as the text "3.0" a
+    free-form matcher would look for "3 0". Other numbers are written as Polars writes them."""
+    if not frame[name].dtype.is_float():
+        return frame
+    column = pl.col(name)
+    whole = column.is_finite() & (column == column.round(0)) & (column.abs() < 2.0**53)
+    return frame.with_columns(
+        pl.when(whole).then(column.cast(pl.Int64, strict=False).cast(pl.String))
+        .otherwise(column.cast(pl.String)).alias(name)
+    )  # fmt: skip
 
 
 def _text(frame: pl.DataFrame, name: str, where: str, nulls: tuple[str, ...]) -> pl.Series:

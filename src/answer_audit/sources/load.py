@@ -81,7 +81,7 @@ def load_files(
     if result.height == 0:
         raise SourceError(f"no rows to read in the given file(s): {'; '.join(notes)}")
     _check_truth(result, cmap)
-    notes += _duplicate_id_notes(result)
+    notes += _duplicate_id_notes(result) + null_text_notes(result, cmap)
     return LoadedTable(result, concat_frames(originals), _coverage(result, files), notes)
 
 
@@ -112,7 +112,7 @@ def stream_files(
             check_own_source(str(path), cmap)
             notes.append(_OWN_SOURCE.format(path=path))
     _check_truth(rows.small, cmap)
-    notes += _duplicate_id_notes(rows.small)
+    notes += _duplicate_id_notes(rows.small) + null_text_notes(rows.small, cmap)
     return StreamedTable(rows, _coverage(rows.small, files), notes)
 
 
@@ -170,6 +170,35 @@ def _check_truth(frame: pl.DataFrame, cmap: ColumnMap) -> None:
         raise SourceError(
             f"truth column '{cmap.truth}' has no values; check --truth / --null-values"
         )
+
+
+# Spellings of "missing" that tools write as text (pandas, Python's str(None), spreadsheets),
+# and cells of an error column that say "no error" in a flag's words.
+_NULL_TEXTS = ("None", "none", "null", "NULL", "nan", "NaN", "N/A", "n/a", "NA")
+_NO_ERROR_TEXTS = ("0", "0.0", "false", "False", "FALSE", "no", "No", "None", "null")
+
+
+def null_text_notes(frame: pl.DataFrame, cmap: ColumnMap) -> list[str]:
+    """Notes on cells that look missing but are not declared with --null-values: truths
+    spelled ``None``/``NaN``/``N/A`` (each would be scored as a truth), and an --error column
+    that reads like a flag (``0``/``False``: every non-empty cell counts as an error)."""
+    checks = (
+        ("truth", cmap.truth, _NULL_TEXTS, "these are scored as truths. If they mean no truth"),
+        ("error", cmap.error, _NO_ERROR_TEXTS,
+         "every non-empty cell counts as an error. If the column is a flag"),
+    )  # fmt: skip
+    notes = []
+    for role, column, texts, meaning in checks:
+        if column is None or role not in frame.columns:
+            continue
+        cells = frame[role].cast(pl.String, strict=False).str.strip_chars()
+        seen = {t: n for t in texts if t not in cmap.null_values
+                if (n := int((cells == t).sum()))}  # fmt: skip
+        if seen:
+            listed = ", ".join(f"'{t}' in {n} rows" for t, n in seen.items())
+            notes.append(f"{role} column '{column}' holds {listed}; {meaning}, pass "
+                         f"--null-values {','.join(seen)}")  # fmt: skip
+    return notes
 
 
 def _duplicate_id_notes(frame: pl.DataFrame) -> list[str]:
