@@ -245,3 +245,34 @@ def test_coverage_counts_a_blank_truth_as_no_truth_everywhere(tmp_path: Path) ->
         coverage = json.loads(out.read_text(encoding="utf-8"))["coverage"]
         no_truth = coverage.get("skipped", coverage).get("no_truth")
         assert (coverage["rows_with_truth"], no_truth) == (2, 2), command[0]
+
+
+def test_choices_note_and_flag_respect_a_preset_files_own_choices(tmp_path: Path) -> None:
+    presets = tmp_path / "p.toml"
+    presets.write_text(
+        '[preset."choice/upper"]\nfamily = "choice"\nbase = "choice/v3"\nchoices = "ABCDEFG"\n',
+        encoding="utf-8",
+    )
+    data = tmp_path / "mc.csv"
+    data.write_text("raw,truth,label\nAnswer: E,e,1\nAnswer: G,g,1\nAnswer: B,b,1\n",
+                    encoding="utf-8")  # fmt: skip
+    common = [str(data), "--kind", "choice", "--label", "label", "--presets", str(presets),
+              "--no-default-schemes", "--scheme", "u=choice/upper", "--scheme", "v4=choice/v4",
+              "--quiet"]  # fmt: skip
+    out = tmp_path / "a.json"
+    code, _, err = run("audit", *common, "--out-json", str(out))
+    assert code == 0, err
+    report = json.loads(out.read_text(encoding="utf-8"))
+    errors = {s["name"]: s["error_pct"] for s in report["schemes"]}
+    assert errors["u"] == 0.0  # its own seven choices, uppercase in the file
+    # only v4 is noted, and the letters suggested run from a without a gap (g is option 7)
+    assert [n for n in report["notes"] if "truth letter" in n] == [
+        "truth letter(s) e, g are not among the choices 'abcd' of scheme(s) v4, which can "
+        "never extract them; pass --choices abcdefg"
+    ]
+    code, _, err = run("audit", *common, "--choices", "abcde", "--out-json", str(out))
+    assert code == 0, err
+    report = json.loads(out.read_text(encoding="utf-8"))
+    errors = {s["name"]: s["error_pct"] for s in report["schemes"]}
+    assert errors["u"] == 0.0  # --choices sets the default choice set, not a file's own
+    assert errors["v4"] == pytest.approx(100 / 3)  # g is still out of abcde

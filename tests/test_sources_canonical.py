@@ -215,3 +215,16 @@ def test_whole_float_truths_are_written_as_integers(tmp_path: Path) -> None:
     truths = load_files(path, ColumnMap(raw="raw", truth="truth")).frame["truth"].to_list()
     assert truths[:4] == ["3", "2.5", None, "-4"]
     assert truths[4] is not None and "e" in truths[4].lower()  # as Polars writes a huge float
+
+
+def test_missing_spellings_compare_as_null_values_do_and_advice_never_blanks_a_truth(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "e.csv"
+    # a padded " None" is not what --null-values None would blank: no note for it
+    path.write_text("raw,truth,err\na, None,\nb,0,0\nc,5,0\n", encoding="utf-8")
+    notes = load_files(path, ColumnMap(raw="raw", truth="truth", error="err")).notes
+    assert not any("truth column" in n for n in notes)
+    (note,) = [n for n in notes if "error column" in n]
+    assert "--null-values would also blank the '0' cells of truth" in note
+    assert "pass --null-values" not in note

@@ -88,3 +88,12 @@ def test_gzipped_lm_eval_samples_are_recognized(tmp_path: Path) -> None:
     frame, stats = read_table(packed)
     assert stats["format"] == "lm-eval"
     assert frame.equals(read_table(plain)[0])
+
+
+def test_a_compressed_inspect_log_is_recognized_and_refused(tmp_path: Path) -> None:
+    head = b'{"version": 2, "status": "success", "eval": {}, "samples": []}'
+    packed = tmp_path / "log.json.gz"
+    packed.write_bytes(gzip.compress(head))
+    with pytest.raises(SourceError, match=r"gzip-compressed; an inspect_ai log is read from a "
+                       r"plain file: decompress it first \(gunzip -k log\.json\.gz\)"):  # fmt: skip
+        read_table(packed)

@@ -215,8 +215,30 @@ def test_tab_and_semicolon_separated_files_are_read_and_said_so(
     frame, stats = read_table(_write(tmp_path / name, text))
     assert frame.columns == ["id", "raw", "truth"]
     assert frame["raw"].to_list() == ["Paris, France"]
-    assert stats["notes"] == [f"{tmp_path / name}: read as {kind}-separated (its header has "
-                              f"{kind}s and no comma)"]  # fmt: skip
+    assert stats["notes"] == [f"{tmp_path / name}: read as {kind}-separated (its first lines "
+                              f"split into the same columns on {kind}s)"]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "columns", "first"),
+    [
+        # one column whose header holds "; ": the quoted row says commas are right
+        ("one.csv", 'model output; raw\n"Answer: B, final"\n', ["model output; raw"],
+         ("Answer: B, final",)),
+        # semicolons, with a quoted comma in the header
+        ("q.csv", '"answer, raw";truth\nB;B\n', ["answer, raw", "truth"], ("B", "B")),
+        # a .tsv whose header holds a comma
+        ("h.tsv", "question, short\tanswer\nq\ta\n", ["question, short", "answer"], ("q", "a")),
+        # a one-column .tsv whose cells hold commas
+        ("c.tsv", "raw\nParis, France\n", ["raw"], ("Paris, France",)),
+    ],
+)  # fmt: skip
+def test_the_separator_is_the_one_the_first_rows_agree_on(
+    tmp_path: Path, name: str, text: str, columns: list[str], first: tuple[str, ...]
+) -> None:
+    frame, _ = read_table(_write(tmp_path / name, text))
+    assert frame.columns == columns
+    assert frame.row(0) == first
 
 
 def test_a_comma_in_the_header_keeps_commas_and_one_column_stays_one(tmp_path: Path) -> None:

@@ -94,3 +94,21 @@ def test_cli_reads_stdin_piped_in(tmp_path: Path) -> None:
     report = json.loads(out.read_text(encoding="utf-8"))
     assert report["coverage"]["files"][0]["path"] == "/dev/stdin"
     assert report["coverage"]["rows"] == 2
+
+
+def test_notes_of_a_pipe_name_the_pipe(tmp_path: Path) -> None:
+    frame, stats = read_table(_fifo(tmp_path, "runs.tsv", b"raw\ttruth\na\tb\n"))
+    assert frame.columns == ["raw", "truth"]
+    assert stats["notes"] == [f"{tmp_path / 'runs.tsv'}: read as tab-separated (its first lines "
+                              "split into the same columns on tabs)"]  # fmt: skip
+
+
+def test_run_metadata_from_a_pipe_is_read_once(tmp_path: Path) -> None:
+    from answer_audit.loading import SourceSpec, load_streamed
+    from answer_audit.sources import write_runs
+    from test_sources_runs import ROWS
+
+    metadata = write_runs(ROWS, tmp_path / "runs")
+    pipe = _fifo(tmp_path, "meta.json", Path(metadata).read_bytes())
+    loaded, _ = load_streamed(SourceSpec(runs_dir=tmp_path / "runs", metadata=pipe), ColumnMap())
+    assert loaded.coverage["rows"] == ROWS.height

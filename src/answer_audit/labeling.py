@@ -11,12 +11,14 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from string import ascii_lowercase
 from typing import Any
 
 import polars as pl
 
 from answer_audit.extraction import Span
 from answer_audit.parsers import ChoicePreset, Parser, PresetError, get_parser
+from answer_audit.parsers.choice import DEFAULT_CHOICES, choice_letters
 from answer_audit.parsers.registry import BUILTIN
 from answer_audit.schemes import (
     ERROR_RULE,
@@ -81,15 +83,20 @@ def resolve_parser(
 
 
 def with_choices(presets: Mapping[str, Parser] | None, choices: str) -> dict[str, Parser]:
-    """Every preset of ``presets`` (the built-ins when None), choice presets reading
-    ``choices`` (e.g. ``abcde`` for five options).
+    """Every preset of ``presets`` (the built-ins when None), choice presets with the default
+    choice set (``abcd``) reading ``choices`` instead (e.g. ``abcde`` for five options); a
+    preset file's choice preset that declares other choices keeps its own.
 
     >>> with_choices(None, "abcde")["choice/v4"].choices
     'abcde'
     """
     table = presets if presets is not None else BUILTIN
-    return {name: resolve_parser(p, choices=choices) if isinstance(p, ChoicePreset) else p
+    return {name: resolve_parser(p, choices=choices) if _default_choices(p) else p
             for name, p in table.items()}  # fmt: skip
+
+
+def _default_choices(preset: Parser) -> bool:
+    return isinstance(preset, ChoicePreset) and preset.choices.lower() == DEFAULT_CHOICES
 
 
 def outside_choices(
@@ -105,15 +112,20 @@ def outside_choices(
             continue
         preset = get_parser(scheme.parser, presets)
         if isinstance(preset, ChoicePreset):
-            missing = "".join(sorted(letters - set(preset.choices)))
+            own = choice_letters(preset.choices.lower())
+            missing = "".join(sorted(letters - set(own)))
             if missing:
-                by_gap.setdefault((missing, preset.choices), []).append(scheme.name)
-    return [
-        f"truth letter(s) {', '.join(missing)} are not among the choices '{choices}' of "
-        f"scheme(s) {', '.join(names)}, which can never extract them; pass --choices "
-        f"{''.join(sorted(set(choices) | set(missing)))}"
-        for (missing, choices), names in by_gap.items()
-    ]
+                by_gap.setdefault((missing, own), []).append(scheme.name)
+    notes = []
+    for (missing, own), names in by_gap.items():
+        # a through the last letter needed: option numbers 1, 2, ... keep meaning a, b, ...
+        needed = ascii_lowercase[: ascii_lowercase.index(max(own + missing)) + 1]
+        notes.append(
+            f"truth letter(s) {', '.join(missing)} are not among the choices '{own}' of "
+            f"scheme(s) {', '.join(names)}, which can never extract them; pass --choices "
+            f"{needed}"
+        )
+    return notes
 
 
 def pick_normalizer(normalizer: str | None, kind: Kind) -> str:

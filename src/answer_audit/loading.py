@@ -75,6 +75,8 @@ def load_streamed(
     stay in the inputs (close its rows when done); every other input is loaded whole. The
     rows, notes and coverage are the same."""
     if spec.runs_dir is not None and spec.metadata is not None and not spec.paths:
+        if not Path(spec.metadata).is_file():
+            return load(spec, cmap)  # a pipe can be read once: no streamed try before the read
         try:
             runs = stream_runs(spec.runs_dir, spec.metadata, conditions=spec.conditions)
         except SourceError:  # e.g. outputs without a rowid: the whole read says what is wrong

@@ -89,13 +89,16 @@ class ChoiceStep:
         raise AssertionError(self.kind)  # pragma: no cover
 
 
+DEFAULT_CHOICES = "abcd"
+
+
 @dataclass(frozen=True)
 class ChoicePreset:
     """A frozen multiple-choice preset: ordered steps and the default choice set."""
 
     name: str
     steps: tuple[ChoiceStep, ...]
-    choices: str = "abcd"
+    choices: str = DEFAULT_CHOICES
     family: str = field(default="choice")
     think: bool = False
     masks: tuple[str, ...] = ()

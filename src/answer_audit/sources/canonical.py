@@ -153,7 +153,7 @@ def _whole_floats(frame: pl.DataFrame, name: str) -> pl.DataFrame:
     if not frame[name].dtype.is_float():
         return frame
     column = pl.col(name)
-    whole = column.is_finite() & (column == column.round(0)) & (column.abs() < 2.0**53)
+    whole = column.is_finite() & (column == column.round(0)) & (column.abs() < 2.0**63)
     return frame.with_columns(
         pl.when(whole).then(column.cast(pl.Int64, strict=False).cast(pl.String))
         .otherwise(column.cast(pl.String)).alias(name)

@@ -99,10 +99,11 @@ class RecordFrames:
         self.rows += len(records)
 
     def frame(self) -> pl.DataFrame:
-        """Every chunk's rows, in order, with the types one `frame_from_records` call gives."""
+        """Every chunk's rows, in order, with the types one `frame_from_records` call gives;
+        the builder is empty afterwards."""
         dtypes = {name: self._dtype(name, kinds) for name, kinds in self._kinds.items()}
         frames = [self._aligned(columns, height, dtypes) for columns, height in self._frames]
-        self._frames = []
+        self._frames, self._kinds, self._as_text = [], {}, set()  # handed over: start afresh
         if not dtypes:
             return pl.DataFrame()
         return pl.concat(frames, how="vertical") if len(frames) > 1 else frames[0]

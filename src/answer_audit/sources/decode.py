@@ -33,7 +33,10 @@ DECOMPRESSION_ERRORS = (OSError, EOFError, zlib.error, lzma.LZMAError)
 
 
 def compression(path: Path) -> str | None:
-    """The compression a file's first bytes show (gzip, bzip2, xz, zstd, zip), or None."""
+    """The compression a file's first bytes show (gzip, bzip2, xz, zstd, zip), or None; a
+    pipe is not peeked at (what is read from it is gone): None."""
+    if not path.is_file():
+        return None
     try:
         with path.open("rb") as fh:
             head = fh.read(10)
@@ -43,10 +46,11 @@ def compression(path: Path) -> str | None:
     return found.lastgroup if found else None
 
 
-def refuse_compressed(path: Path, kind: str) -> None:
-    """A SourceError when a file that must be read as it is (Parquet, SQLite) is compressed."""
+def refuse_compressed(path: Path, kind: str, own: str | None = None) -> None:
+    """A SourceError when a file that must be read as it is (Parquet, SQLite, an inspect_ai
+    log) is compressed; ``own`` is the format's own container (a .eval log is a zip)."""
     found = compression(path)
-    if found is not None:
+    if found is not None and found != own:
         raise SourceError(
             f"{path}: the file is {found}-compressed; {kind} is read from a plain file: "
             f"decompress it first ({_TOOLS[found]} {path.name})"

@@ -65,8 +65,8 @@ def detect_format(path: Path) -> str:
     if has_sqlite_header(path):
         return "sqlite"
     suffix = path.suffix.lower()
-    if suffix in COMPRESSED_SUFFIXES:  # runs.jsonl.gz: the name inside says the format
-        suffix = Path(path.stem).suffix.lower()
+    if suffix in COMPRESSED_SUFFIXES and Path(path.stem).suffix:
+        suffix = Path(path.stem).suffix.lower()  # runs.jsonl.gz: the name inside says the format
     found = _BY_EXTENSION.get(suffix)
     if found is None:
         raise SourceError(
@@ -120,6 +120,7 @@ def read_table(
         "decode_replacements": 0,
     }
     if kind == "inspect":
+        refuse_compressed(where, "an inspect_ai log", own="zip")
         frame, extra = _recognized(fmt, kind, lambda: read_inspect_log(where, scorer=scorer))
         stats.update(extra)
     elif kind == "sqlite":
@@ -142,8 +143,8 @@ def read_table(
             frame, separator = _read_csv(text, where)
             if separator != ",":
                 name = _SEPARATOR_NAMES[separator]
-                stats["notes"] = [f"{where}: read as {name}-separated (its header has {name}s "
-                                  "and no comma)"]  # fmt: skip
+                stats["notes"] = [f"{where}: read as {name}-separated (its first lines split "
+                                  f"into the same columns on {name}s)"]  # fmt: skip
         elif kind == "lm-eval":
             records, stats["bad_lines_skipped"] = parse_jsonl(
                 text, str(where), skip_bad_lines=skip_bad_lines
@@ -255,20 +256,33 @@ def _records_frame(records: list[dict[str, Any]], where: Path) -> pl.DataFrame:
 _SEPARATOR_NAMES = {"\t": "tab", ";": "semicolon"}
 
 
-def _separator(text: str) -> str:
-    """A comma, unless the header line holds no comma but tabs (TSV) or semicolons (a
-    spreadsheet saved with a comma decimal mark): read with commas, such a file would be one
-    column whose name holds every header."""
-    header = text[: text.find("\n")] if "\n" in text else text
-    if "," in header:
-        return ","
-    return next((sep for sep in _SEPARATOR_NAMES if sep in header), ",")
+def _separator(text: str, where: Path) -> str:
+    """The separator whose reading of the first lines gives a header of several columns and
+    rows of that many fields: a comma first (a tab first for a .tsv file), then a tab, then
+    a semicolon (a spreadsheet saved with a comma decimal mark); else the first of these."""
+    name = where.name.lower()
+    tsv = any(name.endswith(".tsv" + z) for z in ("", *COMPRESSED_SUFFIXES))
+    order = ("\t", ",", ";") if tsv else (",", "\t", ";")
+    lines = list(islice(iter_lines(text), _SNIFF_LINES + 1))
+    for sep in order:
+        try:
+            rows = [row for row in csv.reader(lines, delimiter=sep) if row]
+        except csv.Error:
+            continue
+        if len(lines) > _SNIFF_LINES:
+            rows = rows[:-1]  # the last line read may end inside a quoted cell
+        if rows and len(rows[0]) > 1 and all(len(row) == len(rows[0]) for row in rows):
+            return sep
+    return order[0]
+
+
+_SNIFF_LINES = 20
 
 
 def _read_csv(text: str, where: Path) -> tuple[pl.DataFrame, str]:
     if "\n" not in text and "\r" in text:
         text = text.replace("\r", "\n")  # old Mac line endings: every line ends in CR alone
-    sep = _separator(text)
+    sep = _separator(text, where)
     _reject_duplicate_headers(text, where, sep)
     try:
         # Every cell as text: ids and answers such as "007" must survive unchanged.
@@ -351,6 +365,8 @@ def _read_spooled(
         except SourceError as exc:
             raise type(exc)(str(exc).replace(str(copy), str(where))) from exc
     stats["path"] = str(where)
+    if "notes" in stats:
+        stats["notes"] = [note.replace(str(copy), str(where)) for note in stats["notes"]]
     return frame, stats
 
 

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
+from answer_audit.sources.decode import DECOMPRESSION_ERRORS, open_text_file
 from answer_audit.sources.errors import FormatMismatch, SourceError
 
 if TYPE_CHECKING:
@@ -33,9 +34,9 @@ _SCHEMA = {"id": pl.String, "sample_id": pl.String, "task": pl.String, "model": 
 def looks_like_inspect_json(path: Path) -> bool:
     """Whether a JSON file starts the way inspect_ai writes logs: ``{"version": N, "status":``."""
     try:
-        with path.open("rb") as fh:
+        with open_text_file(path) as fh:  # a compressed log is recognized, then refused
             head = fh.read(4096)
-    except OSError:
+    except (*DECOMPRESSION_ERRORS, SourceError):
         return False
     return _JSON_HEAD.match(head.removeprefix(b"\xef\xbb\xbf")) is not None
 

@@ -181,7 +181,8 @@ _NO_ERROR_TEXTS = ("0", "0.0", "false", "False", "FALSE", "no", "No", "None", "n
 def null_text_notes(frame: pl.DataFrame, cmap: ColumnMap) -> list[str]:
     """Notes on cells that look missing but are not declared with --null-values: truths
     spelled ``None``/``NaN``/``N/A`` (each would be scored as a truth), and an --error column
-    that reads like a flag (``0``/``False``: every non-empty cell counts as an error)."""
+    that reads like a flag (``0``/``False``: every non-empty cell counts as an error). Cells
+    are compared as --null-values compares them: whole, unstripped."""
     checks = (
         ("truth", cmap.truth, _NULL_TEXTS, "these are scored as truths. If they mean no truth"),
         ("error", cmap.error, _NO_ERROR_TEXTS,
@@ -191,14 +192,27 @@ def null_text_notes(frame: pl.DataFrame, cmap: ColumnMap) -> list[str]:
     for role, column, texts, meaning in checks:
         if column is None or role not in frame.columns:
             continue
-        cells = frame[role].cast(pl.String, strict=False).str.strip_chars()
         seen = {t: n for t in texts if t not in cmap.null_values
-                if (n := int((cells == t).sum()))}  # fmt: skip
-        if seen:
-            listed = ", ".join(f"'{t}' in {n} rows" for t, n in seen.items())
-            notes.append(f"{role} column '{column}' holds {listed}; {meaning}, pass "
-                         f"--null-values {','.join(seen)}")  # fmt: skip
+                if (n := _count(frame[role], t))}  # fmt: skip
+        if not seen:
+            continue
+        listed = ", ".join(f"'{t}' in {n} rows" for t, n in seen.items())
+        # --null-values applies to every column but raw and id: advise it only when it would
+        # not also blank a truth, parse or group value
+        others = [c for c in ("truth", "parsed", *cmap.group_by) if c != role and c in frame.columns]
+        clash = next(((t, c) for t in seen for c in others if _count(frame[c], t)), None)
+        advice = (
+            f"pass --null-values {','.join(seen)}"
+            if clash is None
+            else f"write the column empty where there is no error (--null-values would also "
+            f"blank the '{clash[0]}' cells of {clash[1]})"
+        )
+        notes.append(f"{role} column '{column}' holds {listed}; {meaning}, {advice}")
     return notes
+
+
+def _count(column: pl.Series, text: str) -> int:
+    return int((column.cast(pl.String, strict=False) == text).sum())
 
 
 def _duplicate_id_notes(frame: pl.DataFrame) -> list[str]:
