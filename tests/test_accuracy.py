@@ -89,13 +89,15 @@ def test_synthetic_rows_follow_the_documented_split_rule() -> None:
     assert "sha256" in readme.lower() and "% 3 == 0" in readme
 
 
-def test_second_labels_cover_exactly_the_first_labellers_rows() -> None:
-    def rows(name: str) -> dict[tuple[str, str], object]:
-        path = ROOT / "tests" / "labels" / name
-        lines = path.read_text(encoding="utf-8").splitlines()
-        return {(r["file"], r["trial_id"]): r["label"] for r in map(json.loads, lines)}
+def _conformity_labels(name: str) -> dict[tuple[str, str], object]:
+    """A conformity label file as (file, trial_id) -> label."""
+    lines = (ROOT / "tests" / "labels" / name).read_text(encoding="utf-8").splitlines()
+    return {(r["file"], r["trial_id"]): r["label"] for r in map(json.loads, lines)}
 
-    first, second = rows("conformity.jsonl"), rows("conformity_second.jsonl")
+
+def test_second_labels_cover_exactly_the_first_labellers_rows() -> None:
+    first = _conformity_labels("conformity.jsonl")
+    second = _conformity_labels("conformity_second.jsonl")
     assert second.keys() == first.keys()
     assert all(isinstance(label, bool) for label in second.values())
     # two readers by the same rules disagree on a few rows, never on most
@@ -103,13 +105,9 @@ def test_second_labels_cover_exactly_the_first_labellers_rows() -> None:
 
 
 def test_third_labels_cover_exactly_the_disagreements() -> None:
-    def rows(name: str) -> dict[tuple[str, str], object]:
-        path = ROOT / "tests" / "labels" / name
-        lines = path.read_text(encoding="utf-8").splitlines()
-        return {(r["file"], r["trial_id"]): r["label"] for r in map(json.loads, lines)}
-
-    first, second = rows("conformity.jsonl"), rows("conformity_second.jsonl")
-    third = rows("conformity_third.jsonl")
+    first = _conformity_labels("conformity.jsonl")
+    second = _conformity_labels("conformity_second.jsonl")
+    third = _conformity_labels("conformity_third.jsonl")
     assert third.keys() == {k for k in first if first[k] != second[k]}
     assert all(isinstance(label, bool) for label in third.values())
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from pathlib import Path
@@ -186,25 +187,31 @@ def test_parse_label_uses_series_name() -> None:
         parse_label(pl.Series("is_correct", [3]))
 
 
-def test_truths_spelled_like_missing_are_noted_until_declared(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("text", "cmap", "note", "declared", "column", "after"),
+    [
+        ("raw,truth\nParis,Paris\nmaybe,None\nsure,None\nx,NaN\n",
+         ColumnMap(raw="raw", truth="truth"),
+         "truth column 'truth' holds 'None' in 2 rows, 'NaN' in 1 rows; these are scored as "
+         "truths. If they mean no truth, pass --null-values None,NaN",
+         ("None", "NaN"), "truth", ["Paris", None, None, None]),
+        ("raw,truth,err\na,a,\nb,b,0\nc,c,False\nd,d,timeout\n",
+         ColumnMap(raw="raw", error="err"),
+         "error column 'err' holds '0' in 1 rows, 'False' in 1 rows; every non-empty cell "
+         "counts as an error. If the column is a flag, pass --null-values 0,False",
+         ("0", "False"), "error", [None, None, None, "timeout"]),
+    ],
+)  # fmt: skip
+def test_cells_spelled_like_missing_are_noted_until_declared(
+    tmp_path: Path, text: str, cmap: ColumnMap, note: str, declared: tuple[str, ...],
+    column: str, after: list[str | None],
+) -> None:  # fmt: skip
     path = tmp_path / "c.csv"
-    path.write_text("raw,truth\nParis,Paris\nmaybe,None\nsure,None\nx,NaN\n", encoding="utf-8")
-    notes = load_files(path, ColumnMap(raw="raw", truth="truth")).notes
-    assert ("truth column 'truth' holds 'None' in 2 rows, 'NaN' in 1 rows; these are scored as "
-            "truths. If they mean no truth, pass --null-values None,NaN") in notes  # fmt: skip
-    declared = load_files(path, ColumnMap(raw="raw", truth="truth", null_values=("None", "NaN")))
-    assert not any("scored as truths" in n for n in declared.notes)
-
-
-def test_an_error_column_that_reads_like_a_flag_is_noted(tmp_path: Path) -> None:
-    path = tmp_path / "e.csv"
-    path.write_text("raw,truth,err\na,a,\nb,b,0\nc,c,False\nd,d,timeout\n", encoding="utf-8")
-    notes = load_files(path, ColumnMap(raw="raw", error="err")).notes
-    assert ("error column 'err' holds '0' in 1 rows, 'False' in 1 rows; every non-empty cell "
-            "counts as an error. If the column is a flag, pass --null-values 0,False") in notes  # fmt: skip
-    loaded = load_files(path, ColumnMap(raw="raw", error="err", null_values=("0", "False")))
-    assert loaded.frame["error"].to_list() == [None, None, None, "timeout"]
-    assert not any("counts as an error" in n for n in loaded.notes)
+    path.write_text(text, encoding="utf-8")
+    assert note in load_files(path, cmap).notes
+    loaded = load_files(path, dataclasses.replace(cmap, null_values=declared))
+    assert loaded.frame[column].to_list() == after
+    assert not any(n.startswith(f"{column} column") for n in loaded.notes)
 
 
 def test_whole_float_truths_are_written_as_integers(tmp_path: Path) -> None:
