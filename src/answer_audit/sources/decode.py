@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
-from answer_audit.sources.errors import SourceError
+from answer_audit.sources.errors import SourceError, first_line
 
 _REPLACEMENT = "\ufffd"
 _ENCODED_REPLACEMENT = _REPLACEMENT.encode("utf-8")
@@ -28,7 +28,7 @@ _MAGIC = re.compile(
 )
 _TOOLS = {"gzip": "gunzip -k", "bzip2": "bunzip2 -k", "xz": "unxz -k", "zstd": "unzstd",
           "zip": "unzip"}  # fmt: skip
-COMPRESSED_SUFFIXES = {".gz": "gzip", ".bz2": "bzip2", ".xz": "xz", ".zst": "zstd", ".zip": "zip"}
+COMPRESSED_SUFFIXES = (".gz", ".bz2", ".xz", ".zst", ".zip")
 DECOMPRESSION_ERRORS = (OSError, EOFError, zlib.error, lzma.LZMAError)
 
 
@@ -85,10 +85,7 @@ def read_bytes(path: Path) -> bytes:
 
 def unreadable(exc: BaseException) -> str:
     """Why a read failed, in a few words (an OSError's strerror, or a decompressor's text)."""
-    if isinstance(exc, OSError) and exc.strerror:
-        return exc.strerror
-    text = str(exc).strip().splitlines()
-    return text[0] if text else type(exc).__name__
+    return exc.strerror if isinstance(exc, OSError) and exc.strerror else first_line(exc)
 
 
 def reject_wide_encodings(data: bytes, where: Path) -> None:

@@ -18,7 +18,7 @@ from typing import Any
 
 import polars as pl
 
-from answer_audit.sources.decode import DECOMPRESSION_ERRORS, open_text_file
+from answer_audit.sources.decode import COMPRESSED_SUFFIXES, DECOMPRESSION_ERRORS, open_text_file
 from answer_audit.sources.errors import FormatMismatch, SourceError
 from answer_audit.sources.jsonfmt import json_kind
 
@@ -53,7 +53,7 @@ def task_from_file_name(path: Path) -> str:
     found = _FILE_NAME.match(path.name)
     if found is not None:
         return found.group("task")
-    stem = path.stem if path.suffix.lower() not in (".gz", ".bz2", ".xz") else Path(path.stem).stem
+    stem = Path(path.stem).stem if path.suffix.lower() in COMPRESSED_SUFFIXES else path.stem
     return stem.removeprefix("samples_")
 
 
