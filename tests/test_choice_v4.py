@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from answer_audit import PresetSet, extract
-from answer_audit.parsers import MULTILINGUAL_PREFIXES
+from answer_audit.parsers import MULTILINGUAL_PREFIXES, choice
 from answer_audit.parsers.choice_presets import CHOICE_V4
 from test_choice import SEED_EXAMPLES
 
@@ -525,3 +525,19 @@ def test_statement_checks_match_as_first_written(text: str) -> None:
         assert (first_after.match(text, pos) is None) == (
             compiled.after_alternative.match(text, pos) is None
         )
+
+
+def _lines_by_splitting(text: str) -> list[tuple[int, str]]:
+    """The reference for `choice._lines`: split at every line break, strip each line."""
+    out, offset = [], 0
+    for line in text.splitlines(keepends=True):
+        if line.strip():
+            out.append((offset + len(line) - len(line.lstrip()), line.strip()))
+        offset += len(line)
+    return out
+
+
+@settings(max_examples=300)
+@given(st.text(alphabet=st.sampled_from([*"ab \t\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029\u3000\xa0"])))
+def test_lines_are_the_stripped_non_blank_lines(text: str) -> None:
+    assert choice._lines(text) == _lines_by_splitting(text)

@@ -1,11 +1,14 @@
 """number/v1 and the numeric matcher: every case the issue lists, with spans into the raw text."""
 
+import re
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
-from answer_audit import PresetError, PresetSet, extract, is_correct, normalize
+from answer_audit import PresetError, PresetSet, extract, is_correct, normalize, numbers
 from answer_audit.numbers import find_numbers, format_number, parse_number, prepare
 
 
@@ -146,3 +149,55 @@ def test_a_last_number_without_value_falls_back_to_the_one_before() -> None:
     assert extract("It is 7, not 3/0", "number/v1").value == "7"
     assert extract("It is 7, not 3/0", "number/v1").rule == "last-number"
     assert extract("1/0", "number/v1").rule == "not-found"
+
+
+# The number's alphabet, barrier characters of each kind, and letters that are barriers only
+# away from a digit: what the backward window search has to get right.
+_PIECES = st.sampled_from(
+    [*"15", *" ,./\n×x*^{}-$%e_;yEé٣", "\\times", "3e5", "1,234"]
+)
+
+
+@settings(max_examples=500)
+@given(st.lists(_PIECES, max_size=40), st.integers(min_value=1, max_value=6))
+@example(["a ", "3e5", "y b"], 2)  # an exponent before a letter: that letter is no barrier
+@example(["y $", " ", "5"], 1)  # a space after a currency sign is inside the number
+@example(["y 5", " ", "%"], 1)  # so is a space before a percent sign
+def test_numbers_read_from_the_end_are_the_whole_text_matches(
+    pieces: list[str], window: int
+) -> None:
+    text = "".join(pieces)
+    whole = [m.span() for m in numbers._NUMBER.finditer(text)]
+    saved = numbers._WINDOW
+    numbers._WINDOW = window  # tiny windows: many barriers and window doublings per text
+    try:
+        backwards = [m.span() for m in numbers._matches_from_the_end(text)]
+    finally:
+        numbers._WINDOW = saved
+    assert backwards == whole[::-1]
+
+
+def test_the_last_number_of_many_lines_is_read_from_the_end() -> None:
+    text = "ab cd 12\n" * 5000 + "so 42 apples; no more\n" + "x y\n" * 300
+    assert extract(text, "number/v1").value == "42"
+    # an exponent right before a letter is not a number with an exponent; the window cut
+    # there must not make it one
+    assert extract("a 3e5y b", "number/v1").value == "3"
+
+
+# Letters that case-fold specially (dotless i, long s, Kelvin sign) and the triggers' openings.
+_TRIGGER_PIECES = st.sampled_from(
+    [*"aAfFrRjJsSkKıİſ回答え정답 :：", "\u212a", "is", "answer", "final answer", "réponse", "jibu"]
+)
+
+
+@settings(max_examples=300)
+@given(st.lists(_TRIGGER_PIECES, max_size=30))
+def test_the_answer_trigger_guard_finds_what_the_triggers_find(pieces: list[str]) -> None:
+    text = "".join(pieces)
+    guard = numbers._ANSWER.pattern.split(")(?:", 1)[0][len("(?i)") :] + ")"
+    unguarded = re.compile(numbers._ANSWER.pattern.replace(guard, "", 1))
+    assert unguarded.pattern.startswith("(?i)(?:final answer|")
+    assert [m.span() for m in numbers._ANSWER.finditer(text)] == [
+        m.span() for m in unguarded.finditer(text)
+    ]

@@ -10,7 +10,6 @@ trailing percent sign (dropped: ``45%`` reads 45). A number never starts or ends
 from __future__ import annotations
 
 import re
-from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
@@ -208,9 +207,15 @@ def close_enough(a: Fraction, b: Fraction, rel_tol: float = 0.0) -> bool:
 
 _BOXED = re.compile(r"\\boxed\s*\{")
 _HASHES = re.compile(r"####\s*")
+_TRIGGERS = (
+    "final answer|answer|回答|答え|解答|正解|答案|答|정답|답|antwort|réponse|respuesta"
+    "|risposta|resposta|jawaban|jibu|الإجابة|उत्तर|উত্তর"
+)
+# The lookahead for the triggers' first characters (case-insensitive like the triggers) lets a
+# position that starts none of them fail at one check instead of trying every trigger.
 _ANSWER = re.compile(
-    r"(?i)(?:final answer|answer|回答|答え|解答|正解|答案|答|정답|답|antwort|réponse|respuesta"
-    r"|risposta|resposta|jawaban|jibu|الإجابة|उत्तर|উত্তর)(?:\s*(?:is|=|:|は|是|为|은|는))*\s*[:：]?"
+    rf"(?i)(?=[{''.join(sorted({t[0] for t in _TRIGGERS.split('|')}))}])(?:{_TRIGGERS})"
+    r"(?:\s*(?:is|=|:|は|是|为|은|는))*\s*[:：]?"
 )
 
 
@@ -234,6 +239,8 @@ def final_number(text: str) -> tuple[Number, str] | tuple[None, str]:
             return None, "boxed-no-number"
         n = numbers[0]
         return Number(n.value, start + n.start, start + n.end), "boxed"
+    if _DIGIT.search(text) is None:  # no rule below can find a number: skip their scans
+        return None, "not-found"
     for rule, pattern in (("hash-answer", _HASHES), ("answer-line", _ANSWER)):
         found = list(pattern.finditer(text))
         limit = len(text)  # each trigger reads up to the next one: linear on hostile input
@@ -245,16 +252,41 @@ def final_number(text: str) -> tuple[Number, str] | tuple[None, str]:
                 n = numbers[0]
                 return Number(n.value, m.end() + n.start, m.end() + n.end), rule
             limit = m.start()
-    if _DIGIT.search(text) is None:
-        return None, "not-found"
-    tail = deque(_NUMBER.finditer(text), maxlen=1)  # the last match only: no list of them all
-    if tail and (value := _value(tail[0])) is not None:
-        return Number(value, tail[0].start(), tail[0].end()), "last-number"
-    for m in reversed(list(_NUMBER.finditer(text))):  # rare: the last one has no value
+    for m in _matches_from_the_end(text):
         value = _value(m)
         if value is not None:
             return Number(value, m.start(), m.end()), "last-number"
     return None, "not-found"
+
+
+# A character that no number match can hold (see _NUMBER's alphabet: digits, spaces, `,./`,
+# `×x*^{}`, `\\times`, `\\cdot`, signs, currency, `%`, the exponent `e`). No match spans it,
+# and a search that ends there (endpos) finds the same matches before it as a whole-text
+# search: the lookaheads at a match's end see a non-digit, non-`.`, non-`/` either way, and
+# the `\\b` after an exponent differs only before a word character that follows a digit,
+# which is therefore not a barrier.
+_BARRIER = re.compile(r"[^\w\s,./×*\\^{}\-+−$€£¥₹%]|(?<!\d)[^\W\d_xetimscdo]")
+_WINDOW = 512
+
+
+def _matches_from_the_end(text: str) -> Iterator[re.Match[str]]:
+    """`_NUMBER`'s whole-text matches, last first, reading back from the end in windows.
+
+    Each window starts just after a barrier character, so its matches are exactly the
+    whole-text matches inside it (lookbehinds see the text before ``pos``). The final number
+    of a megabyte of short lines then costs one window, not a scan of every line.
+    """
+    end = len(text)
+    width = _WINDOW
+    while end > 0:
+        cut = max(0, end - width)
+        barrier = _BARRIER.search(text, cut, end) if cut > 0 else None
+        if barrier is None and cut > 0:
+            width *= 2  # no barrier in reach: look further back
+            continue
+        start = barrier.end() if barrier is not None else 0
+        yield from reversed(list(_NUMBER.finditer(text, start, end)))
+        end = barrier.start() if barrier is not None else 0
 
 
 def _closing_brace(text: str, start: int) -> int:

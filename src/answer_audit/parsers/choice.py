@@ -236,16 +236,15 @@ def _run_steps(preset: ChoicePreset, text: str, choices: str, options: Options |
     return NOT_FOUND
 
 
+# A stripped non-blank line: from a non-space to the last non-space before a line break
+# (`str.splitlines`' breaks, each of which is whitespace, so `strip` would drop it).
+_LINE = re.compile(r"\S(?:[^\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]*\S)?")
+
+
 def _lines(norm: str) -> Lines:
-    """The non-blank lines, stripped, each with the offset of its first non-space character."""
-    out: Lines = []
-    offset = 0
-    for line in norm.splitlines(keepends=True):  # a line break is whitespace: strip drops it
-        stripped = line.strip()
-        if stripped:
-            out.append((offset + len(line) - len(line.lstrip()), stripped))
-        offset += len(line)
-    return out
+    """The non-blank lines, stripped, each with the offset of its first non-space character
+    (``splitlines`` then ``strip`` per line, as one regex scan)."""
+    return [(m.start(), m.group()) for m in _LINE.finditer(norm)]
 
 
 Hit = tuple[int, int, str] | None
