@@ -395,3 +395,44 @@ def test_explain_shows_a_long_text_around_its_span() -> None:
     assert "Answer: B" in result.stdout and len(result.stdout) < 10_000
     whole = runner.invoke(app, ["explain", "-p", "choice/v4", "--context", "0", text])
     assert len(whole.stdout) > 100_000  # asked for: the whole text
+
+
+def test_separator_reaches_every_reading_command(tmp_path: Path) -> None:
+    data = write(tmp_path / "p.csv", b"raw|truth|label\nParis.|Paris|1\nRome|Paris|0\n")
+    out = tmp_path / "r.json"
+    for command in (["audit", "--label", "label"], ["rescore", "--parser", "freeform/v3"],
+                    ["diff", "-a", "freeform/v1", "-b", "freeform/v3"]):  # fmt: skip
+        result = runner.invoke(
+            app, [*command, str(data), "--separator", "|", "--quiet", "--out-json", str(out)]
+        )
+        assert result.exit_code == 0, result.stderr
+        report = json.loads(out.read_text(encoding="utf-8"))
+        assert (report["n"] if "n" in report else report["coverage"]["rows"]) == 2, command
+
+
+def test_a_wrong_separator_is_one_line_that_names_the_option(tmp_path: Path) -> None:
+    data = write(tmp_path / "p.csv", b"raw|truth|label\nParis.|Paris|1\n")
+    code, stderr, _ = audit(tmp_path, str(data), "--label", "label")
+    assert_one_line_error(code, stderr, "column 'raw' not found", "pass the file's --separator")
+    code, stderr, _ = audit(tmp_path, str(data), "--label", "label", "--separator", "||")
+    assert_one_line_error(code, stderr, "--separator must be one character")
+    code, stderr, _ = audit(tmp_path, str(write(tmp_path / "p.jsonl", b'{"raw": "x"}\n')),
+                            "--separator", "|")  # fmt: skip
+    assert_one_line_error(code, stderr, "--separator applies to CSV files only")
+
+
+@pytest.mark.parametrize(
+    ("option", "flag"),
+    [(["--separator", "|"], "--separator"), (["--skip-bad-lines"], "--skip-bad-lines"),
+     (["--table", "outputs"], "--table")],
+)  # fmt: skip
+def test_a_file_option_with_run_folders_is_refused(
+    tmp_path: Path, option: list[str], flag: str
+) -> None:
+    from answer_audit.demo import write_demo_runs
+
+    metadata = write_demo_runs(tmp_path / "runs", 0)
+    code, stderr, _ = audit(
+        tmp_path, "--runs-dir", str(tmp_path / "runs"), "--metadata", str(metadata), *option
+    )
+    assert_one_line_error(code, stderr, f"{flag} applies to input files, not to --runs-dir")

@@ -241,6 +241,36 @@ def test_the_separator_is_the_one_the_first_rows_agree_on(
     assert frame.row(0) == first
 
 
+@pytest.mark.parametrize(("given", "sep"), [("|", "|"), ("tab", "\t"), ("\\t", "\t"), (",", ",")])
+def test_a_given_separator_is_used_as_it_is_without_a_note(
+    tmp_path: Path, given: str, sep: str
+) -> None:
+    # a pipe-separated file whose answers hold commas, semicolons and tabs besides the separator
+    text = sep.join(["id", "raw", "truth"]) + "\n" + sep.join(["1", '"a, b; c"', "a"]) + "\n"
+    frame, stats = read_table(_write(tmp_path / "p.csv", text), separator=given)
+    assert frame.columns == ["id", "raw", "truth"]
+    assert frame.row(0) == ("1", "a, b; c", "a")
+    assert "notes" not in stats
+
+
+def test_a_pipe_separated_file_without_separator_reads_as_one_column(tmp_path: Path) -> None:
+    frame, _ = read_table(_write(tmp_path / "p.csv", "id|raw|truth\n1|Paris|Paris\n"))
+    assert frame.columns == ["id|raw|truth"]  # what --separator '|' is for
+
+
+@pytest.mark.parametrize("given", ["", "||", '"', "\n", "comma"])
+def test_a_separator_must_be_one_usable_character(tmp_path: Path, given: str) -> None:
+    with pytest.raises(SourceError, match=r"--separator must be one character other than a "
+                       r"quote or a line break, or 'tab'; got"):  # fmt: skip
+        read_table(_write(tmp_path / "p.csv", "id,raw\n1,x\n"), separator=given)
+
+
+def test_a_separator_for_another_format_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(SourceError, match=r"p\.jsonl: --separator applies to CSV files only; "
+                       r"this is jsonl"):  # fmt: skip
+        read_table(_write(tmp_path / "p.jsonl", '{"raw": "x"}\n'), separator="|")
+
+
 def test_a_comma_in_the_header_keeps_commas_and_one_column_stays_one(tmp_path: Path) -> None:
     frame, stats = read_table(_write(tmp_path / "c.csv", "raw,note\nx;y,a\tb\n"))
     assert frame.row(0) == ("x;y", "a\tb")

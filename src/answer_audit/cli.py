@@ -221,6 +221,7 @@ def audit_cmd(
     table: opt.SqlTable = None,
     query: opt.SqlQuery = None,
     skip_bad_lines: opt.SkipBad = False,
+    separator: opt.Separator = None,
     metric: opt.Metric = None,
     scorer: opt.Scorer = None,
     id_col: opt.IdCol = None,
@@ -272,6 +273,7 @@ def audit_cmd(
         paths=tuple(sources or ()), runs_dir=runs_dir, metadata=metadata,
         conditions=split_list(conditions), fmt=fmt, records_key=records, table=table,
         query=query, skip_bad_lines=skip_bad_lines, metric=metric, scorer=scorer,
+        separator=separator,
     )  # fmt: skip
     cmap = ColumnMap(
         id=id_col, raw=raw, parsed=parsed, label=label, truth=truth, error=error,

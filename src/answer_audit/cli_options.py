@@ -37,6 +37,11 @@ SkipBad = Annotated[
     bool,
     typer.Option("--skip-bad-lines", help="JSONL: skip malformed lines (counted in the report)."),
 ]
+Separator = Annotated[
+    str | None,
+    typer.Option("--separator", help="CSV: the field separator, one character or 'tab' "
+                 "(default: found from the first lines: comma, tab or semicolon)."),
+]  # fmt: skip
 IdCol = Annotated[
     str | None, typer.Option("--id", help="Column with row ids (default: row number).")
 ]

@@ -97,6 +97,7 @@ def rescore_cmd(
     table: opt.SqlTable = None,
     query: opt.SqlQuery = None,
     skip_bad_lines: opt.SkipBad = False,
+    separator: opt.Separator = None,
     metric: opt.Metric = None,
     scorer: opt.Scorer = None,
     choices: opt.Choices = None,
@@ -125,7 +126,7 @@ def rescore_cmd(
     """Re-extract saved outputs with a parser preset and compare with the stored answers."""
     spec = SourceSpec(paths=tuple(sources or ()), fmt=fmt, records_key=records, table=table,
                       query=query, skip_bad_lines=skip_bad_lines, metric=metric,
-                      scorer=scorer)  # fmt: skip
+                      scorer=scorer, separator=separator)  # fmt: skip
     cmap = ColumnMap(id=id_col, raw=raw, parsed=stored, label=stored_label, truth=truth,
                      error=error, choices=choices_col, group_by=split_list(group_by),
                      null_values=split_list(null_values))  # fmt: skip
@@ -194,6 +195,7 @@ def diff_cmd(
     fmt: opt.Fmt = "auto",
     records: opt.Records = None,
     skip_bad_lines: opt.SkipBad = False,
+    separator: opt.Separator = None,
     metric: opt.Metric = None,
     scorer: opt.Scorer = None,
     choices: opt.Choices = None,
@@ -219,7 +221,7 @@ def diff_cmd(
                      group_by=split_list(group_by),
                      null_values=split_list(null_values))  # fmt: skip
     spec = SourceSpec(paths=paths, fmt=fmt, records_key=records, skip_bad_lines=skip_bad_lines,
-                      metric=metric, scorer=scorer)  # fmt: skip
+                      metric=metric, scorer=scorer, separator=separator)  # fmt: skip
     if not paths:
         raise ValueError("no input: pass one result file, or two with --align")
     adhoc = _json_flags(field, null_as, allowed, no_integer_fallback)

@@ -30,6 +30,7 @@ class SourceSpec:
     skip_bad_lines: bool = False
     metric: str | None = None
     scorer: str | None = None
+    separator: str | None = None  # a CSV file's field separator (found from its lines if None)
 
     @property
     def inputs(self) -> tuple[Path, ...]:
@@ -40,9 +41,26 @@ class SourceSpec:
         return self.paths + extra + runs
 
 
+_FILE_OPTIONS = (
+    ("records_key", "--records"), ("table", "--table"), ("query", "--query"),
+    ("skip_bad_lines", "--skip-bad-lines"), ("metric", "--metric"), ("scorer", "--scorer"),
+    ("separator", "--separator"),
+)  # fmt: skip
+
+
+def _check_run_options(spec: SourceSpec) -> None:
+    """A file-reading option given with run folders would be ignored: stop instead."""
+    if spec.runs_dir is None and spec.metadata is None:
+        return
+    given = [flag for name, flag in _FILE_OPTIONS if getattr(spec, name) not in (None, False)]
+    if given:
+        raise SourceError(f"{given[0]} applies to input files, not to --runs-dir folders; drop it")
+
+
 def load(spec: SourceSpec, cmap: ColumnMap) -> tuple[LoadedTable, tuple[str, ...]]:
     """The canonical table and the group columns to use (the map's, or the run or framework
     defaults)."""
+    _check_run_options(spec)
     if spec.runs_dir is not None or spec.metadata is not None:
         if spec.paths:
             raise SourceError("give either input files or --runs-dir/--metadata, not both")
@@ -62,6 +80,7 @@ def load(spec: SourceSpec, cmap: ColumnMap) -> tuple[LoadedTable, tuple[str, ...
         skip_bad_lines=spec.skip_bad_lines,
         metric=spec.metric,
         scorer=spec.scorer,
+        separator=spec.separator,
     )
     formats = [f["format"] for f in loaded.coverage["files"]]
     return loaded, cmap.group_by or default_groups(formats)
@@ -74,6 +93,7 @@ def load_streamed(
     audit): Parquet files and run folders come back as a `StreamedTable` whose text columns
     stay in the inputs (close its rows when done); every other input is loaded whole. The
     rows, notes and coverage are the same."""
+    _check_run_options(spec)
     if spec.runs_dir is not None and spec.metadata is not None and not spec.paths:
         if not Path(spec.metadata).is_file():
             return load(spec, cmap)  # a pipe can be read once: no streamed try before the read
@@ -82,7 +102,9 @@ def load_streamed(
         except SourceError:  # e.g. outputs without a rowid: the whole read says what is wrong
             return load(spec, cmap)
         return runs, cmap.group_by or RUN_GROUPS
-    reader_options = (spec.records_key, spec.table, spec.query, spec.metric, spec.scorer)
+    reader_options = (
+        spec.records_key, spec.table, spec.query, spec.metric, spec.scorer, spec.separator
+    )
     plain = all(o is None for o in reader_options) and not spec.skip_bad_lines
     if spec.paths and spec.runs_dir is None and spec.metadata is None and plain:
         streamed = stream_files(list(spec.paths), cmap, fmt=spec.fmt)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -106,6 +107,15 @@ def text_sources(cmap: ColumnMap) -> list[str]:
     return list(dict.fromkeys(c for c in (cmap.raw, cmap.parsed, cmap.choices) if c is not None))
 
 
+def _separator_hint(name: str, columns: list[str]) -> str:
+    """A hint when a header cell holds the name between other separators (``raw|truth``): the
+    file was split on the wrong character."""
+    inside = re.compile(rf"(?:^|[^\w\s]){re.escape(name)}(?:[^\w\s]|$)")
+    if any(c != name and inside.search(c) for c in columns):
+        return "; the header was not split into columns: pass the file's --separator"
+    return ""
+
+
 def check_map(columns: list[str], cmap: ColumnMap, where: str, extra: tuple[str, ...] = ()) -> None:
     """Every mapped column is among ``columns``; the group columns keep clear of canonical names."""
     if cmap.raw is None:
@@ -115,7 +125,8 @@ def check_map(columns: list[str], cmap: ColumnMap, where: str, extra: tuple[str,
     for name in wanted:
         if name not in columns:
             available = ", ".join(columns)
-            raise SourceError(f"column '{name}' not found in {where}; available: {available}")
+            raise SourceError(f"column '{name}' not found in {where}; available: {available}"
+                              f"{_separator_hint(name, columns)}")  # fmt: skip
     for name in cmap.group_by:
         if name in CANONICAL:
             raise SourceError(

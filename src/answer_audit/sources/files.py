@@ -92,6 +92,7 @@ def read_table(
     skip_bad_lines: bool = False,
     metric: str | None = None,
     scorer: str | None = None,
+    separator: str | None = None,
 ) -> tuple[pl.DataFrame, dict[str, Any]]:
     """Read one file as it is: every column, rows in file order, CSV cells as text.
 
@@ -99,7 +100,8 @@ def read_table(
     "decode_replacements"}` plus `records_key` (JSON) or `table`/`query` (SQLite). Framework
     logs (`lm-eval` with `metric`, `inspect` with `scorer`) come back with the canonical columns
     already named (see `sources.lm_eval`, `sources.inspect_log`) and `notes` in the stats.
-    Raises SourceError for a missing file, an unreadable one, or one without rows.
+    A CSV file's `separator` (one character, or "tab") is found from its first lines unless
+    given. Raises SourceError for a missing file, an unreadable one, or one without rows.
 
     Example: `frame, stats = read_table("runs.jsonl", skip_bad_lines=True)`.
     """
@@ -107,11 +109,15 @@ def read_table(
     if not where.exists():
         raise SourceError(f"{where}: file not found; check the path")
     options = {"records_key": records_key, "table": table, "query": query,
-               "skip_bad_lines": skip_bad_lines, "metric": metric, "scorer": scorer}  # fmt: skip
+               "skip_bad_lines": skip_bad_lines, "metric": metric, "scorer": scorer,
+               "separator": separator}  # fmt: skip
     if _is_stream(where):
         return _read_spooled(where, fmt, options)
     kind = detect_format(where) if fmt == "auto" else _checked_format(fmt)
     _check_options(where, kind, records_key=records_key, table=table, query=query)
+    sep = checked_separator(separator)
+    if sep is not None and kind != "csv":
+        raise SourceError(f"{where}: --separator applies to CSV files only; this is {kind}")
     _check_framework_options(where, kind, metric=metric, scorer=scorer)
     stats: dict[str, Any] = {
         "path": str(where),
@@ -140,9 +146,9 @@ def read_table(
         text, stats["decode_replacements"] = decode_utf8(data)
         del data  # the bytes and the text of a big file need not both stay in memory
         if kind == "csv":
-            frame, separator = _read_csv(text, where)
-            if separator != ",":
-                name = _SEPARATOR_NAMES[separator]
+            frame, found = _read_csv(text, where, sep)
+            if sep is None and found != ",":
+                name = _SEPARATOR_NAMES[found]
                 stats["notes"] = [f"{where}: read as {name}-separated (its first lines split "
                                   f"into the same columns on {name}s)"]  # fmt: skip
         elif kind == "lm-eval":
@@ -279,10 +285,23 @@ def _separator(text: str, where: Path) -> str:
 _SNIFF_LINES = 20
 
 
-def _read_csv(text: str, where: Path) -> tuple[pl.DataFrame, str]:
+def checked_separator(separator: str | None) -> str | None:
+    """A CSV separator as given by a user: one character, or ``tab`` (also ``\\t``)."""
+    if separator is None:
+        return None
+    sep = "\t" if separator.lower() in ("tab", "\\t") else separator
+    if len(sep) != 1 or sep in '"\r\n':
+        raise SourceError(
+            f"--separator must be one character other than a quote or a line break, or 'tab'; "
+            f"got {separator!r}"
+        )
+    return sep
+
+
+def _read_csv(text: str, where: Path, separator: str | None = None) -> tuple[pl.DataFrame, str]:
     if "\n" not in text and "\r" in text:
         text = text.replace("\r", "\n")  # old Mac line endings: every line ends in CR alone
-    sep = _separator(text, where)
+    sep = separator or _separator(text, where)
     _reject_duplicate_headers(text, where, sep)
     try:
         # Every cell as text: ids and answers such as "007" must survive unchanged.

@@ -31,6 +31,7 @@ def load_files(
     skip_bad_lines: bool = False,
     metric: str | None = None,
     scorer: str | None = None,
+    separator: str | None = None,
 ) -> LoadedTable:
     """Read every file and return one canonical table, rows in file then row order.
 
@@ -60,6 +61,7 @@ def load_files(
             skip_bad_lines=skip_bad_lines,
             metric=metric,
             scorer=scorer,
+            separator=separator,
         )
         reader_notes = stats.pop("notes", [])
         used = (
