@@ -413,9 +413,19 @@ def test_separator_reaches_every_reading_command(tmp_path: Path) -> None:
 def test_a_wrong_separator_is_one_line_that_names_the_option(tmp_path: Path) -> None:
     data = write(tmp_path / "p.csv", b"raw|truth|label\nParis.|Paris|1\n")
     code, stderr, _ = audit(tmp_path, str(data), "--label", "label")
-    assert_one_line_error(code, stderr, "column 'raw' not found", "pass the file's --separator")
+    assert_one_line_error(code, stderr, "column 'raw' not found",
+                          "the header was read as one column: pass the file's --separator")  # fmt: skip
+    # a tab file whose long row made the sniffing fall back to commas: one column again
+    tabs = write(tmp_path / "t.csv", b"raw\ttruth\tlabel\nx\ty\t1\nx\ty\t1\t2\n")
+    code, stderr, _ = audit(tmp_path, str(tabs), "--label", "label")
+    assert_one_line_error(code, stderr, "pass the file's --separator")
+    # a header split right does not get the hint
+    split = write(tmp_path / "s.csv", b"id,raw-output,truth,label\n1,x,y,1\n")
+    code, stderr, _ = audit(tmp_path, str(split), "--label", "label")
+    assert_one_line_error(code, stderr, "column 'raw' not found")
+    assert "--separator" not in stderr
     code, stderr, _ = audit(tmp_path, str(data), "--label", "label", "--separator", "||")
-    assert_one_line_error(code, stderr, "--separator must be one character")
+    assert_one_line_error(code, stderr, "--separator must be one ASCII character")
     code, stderr, _ = audit(tmp_path, str(write(tmp_path / "p.jsonl", b'{"raw": "x"}\n')),
                             "--separator", "|")  # fmt: skip
     assert_one_line_error(code, stderr, "--separator applies to CSV files only")
@@ -424,7 +434,7 @@ def test_a_wrong_separator_is_one_line_that_names_the_option(tmp_path: Path) -> 
 @pytest.mark.parametrize(
     ("option", "flag"),
     [(["--separator", "|"], "--separator"), (["--skip-bad-lines"], "--skip-bad-lines"),
-     (["--table", "outputs"], "--table")],
+     (["--table", "outputs"], "--table"), (["--format", "csv"], "--format")],
 )  # fmt: skip
 def test_a_file_option_with_run_folders_is_refused(
     tmp_path: Path, option: list[str], flag: str
@@ -436,3 +446,13 @@ def test_a_file_option_with_run_folders_is_refused(
         tmp_path, "--runs-dir", str(tmp_path / "runs"), "--metadata", str(metadata), *option
     )
     assert_one_line_error(code, stderr, f"{flag} applies to input files, not to --runs-dir")
+
+
+def test_files_and_run_folders_together_say_so_before_any_file_option(tmp_path: Path) -> None:
+    from answer_audit.demo import write_demo_runs
+
+    metadata = write_demo_runs(tmp_path / "runs", 0)
+    data = write(tmp_path / "p.csv", b"raw|truth\nx|y\n")
+    code, stderr, _ = audit(tmp_path, str(data), "--runs-dir", str(tmp_path / "runs"),
+                            "--metadata", str(metadata), "--separator", "|")  # fmt: skip
+    assert_one_line_error(code, stderr, "give either input files or --runs-dir/--metadata")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import polars as pl
@@ -258,11 +259,19 @@ def test_a_pipe_separated_file_without_separator_reads_as_one_column(tmp_path: P
     assert frame.columns == ["id|raw|truth"]  # what --separator '|' is for
 
 
-@pytest.mark.parametrize("given", ["", "||", '"', "\n", "comma"])
+@pytest.mark.parametrize("given", ["", "||", '"', "\n", "comma", "é", "€", "\u2028"])
 def test_a_separator_must_be_one_usable_character(tmp_path: Path, given: str) -> None:
-    with pytest.raises(SourceError, match=r"--separator must be one character other than a "
-                       r"quote or a line break, or 'tab'; got"):  # fmt: skip
+    with pytest.raises(SourceError, match=r"--separator must be one ASCII character other than "
+                       r"a quote or a line break, or 'tab'; got"):  # fmt: skip
         read_table(_write(tmp_path / "p.csv", "id,raw\n1,x\n"), separator=given)
+
+
+@pytest.mark.parametrize("sep", ["|", " "])
+def test_a_row_longer_than_the_header_names_a_given_separator(tmp_path: Path, sep: str) -> None:
+    text = sep.join(["raw", "truth"]) + "\n" + sep.join(["x", "y", "z"]) + "\n"
+    with pytest.raises(SourceError, match=rf"p\.csv: not a readable CSV file \(line 2 has 3 "
+                       rf"fields, the header 2; quote cells that hold '{re.escape(sep)}'\)"):  # fmt: skip
+        read_table(_write(tmp_path / "p.csv", text), separator=sep)
 
 
 def test_a_separator_for_another_format_is_refused(tmp_path: Path) -> None:

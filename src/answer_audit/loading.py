@@ -49,10 +49,13 @@ _FILE_OPTIONS = (
 
 
 def _check_run_options(spec: SourceSpec) -> None:
-    """A file-reading option given with run folders would be ignored: stop instead."""
-    if spec.runs_dir is None and spec.metadata is None:
+    """A file-reading option given with run folders would be ignored: stop instead. (Files
+    and run folders together are refused by `load`, with its own message.)"""
+    if (spec.runs_dir is None and spec.metadata is None) or spec.paths:
         return
     given = [flag for name, flag in _FILE_OPTIONS if getattr(spec, name) not in (None, False)]
+    if spec.fmt != "auto":
+        given.insert(0, "--format")
     if given:
         raise SourceError(f"{given[0]} applies to input files, not to --runs-dir folders; drop it")
 

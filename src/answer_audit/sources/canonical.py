@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -108,11 +107,11 @@ def text_sources(cmap: ColumnMap) -> list[str]:
 
 
 def _separator_hint(name: str, columns: list[str]) -> str:
-    """A hint when a header cell holds the name between other separators (``raw|truth``): the
-    file was split on the wrong character."""
-    inside = re.compile(rf"(?:^|[^\w\s]){re.escape(name)}(?:[^\w\s]|$)")
-    if any(c != name and inside.search(c) for c in columns):
-        return "; the header was not split into columns: pass the file's --separator"
+    """A hint when the whole header was read as one column that holds the name beside other
+    text (``raw|truth|label``): the file was split on the wrong character."""
+    own = [c for c in columns if c != "source"]
+    if len(own) == 1 and name in own[0]:
+        return "; the header was read as one column: pass the file's --separator"
     return ""
 
 

@@ -259,7 +259,7 @@ def _records_frame(records: list[dict[str, Any]], where: Path) -> pl.DataFrame:
     return frame
 
 
-_SEPARATOR_NAMES = {"\t": "tab", ";": "semicolon"}
+_SEPARATOR_NAMES = {",": "comma", "\t": "tab", ";": "semicolon"}
 
 
 def _separator(text: str, where: Path) -> str:
@@ -290,10 +290,10 @@ def checked_separator(separator: str | None) -> str | None:
     if separator is None:
         return None
     sep = "\t" if separator.lower() in ("tab", "\\t") else separator
-    if len(sep) != 1 or sep in '"\r\n':
+    if len(sep) != 1 or not sep.isascii() or sep in '"\r\n':
         raise SourceError(
-            f"--separator must be one character other than a quote or a line break, or 'tab'; "
-            f"got {separator!r}"
+            "--separator must be one ASCII character other than a quote or a line break, or "
+            f"'tab'; got {separator!r}"
         )
     return sep
 
@@ -323,7 +323,7 @@ def _ragged_line(text: str, sep: str) -> str | None:
         for row in rows:
             if len(row) > width:
                 # the reader's line_num counts physical lines, as an editor does
-                held = "commas" if sep == "," else f"{_SEPARATOR_NAMES[sep]}s"
+                held = f"{_SEPARATOR_NAMES[sep]}s" if sep in _SEPARATOR_NAMES else repr(sep)
                 return (
                     f"line {rows.line_num} has {len(row)} fields, the header {width}; quote "
                     f"cells that hold {held}"
