@@ -1,10 +1,12 @@
+import re
+
 import pytest
-from hypothesis import example, given
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from answer_audit import normalize, strip_think, truncate_at_markers
 from answer_audit.parsers.freeform import V1_MARKERS, V2_MARKERS
-from answer_audit.text import nfkc_lower_with_map
+from answer_audit.text import SUB_SUPER_FROM, SUB_SUPER_TO, nfkc_lower_with_map
 
 
 @pytest.mark.parametrize(
@@ -112,3 +114,29 @@ def test_offset_map_matches_the_plain_construction(text: str) -> None:
     assert expected is not None
     for i in range(len(norm)):
         assert origin.span(i, i + 1) == (expected[0][i], expected[1][i])
+
+
+# The frozen v1/v2 normalizers as first written (regex passes), the reference for the
+# translate-table versions.
+_REF_V1_PUNCT = re.compile(r"[.,;:!?'\"()\[\]{}]")
+_REF_V2_PUNCT = re.compile(r"[.,;:!?'\"()\[\]{}*_`~]")
+_REF_SPACE = re.compile(r"\s+")
+
+
+def _reference(text: str, version: str) -> str:
+    if version == "v1":
+        text = _REF_V1_PUNCT.sub(" ", text.lower().strip())
+    else:
+        text = text.lower().strip().translate(str.maketrans(SUB_SUPER_FROM, SUB_SUPER_TO))
+        text = re.sub(r"\b(?:[a-z]\.)+[a-z]\b", lambda m: m.group(0).replace(".", ""), text)
+        text = _REF_V2_PUNCT.sub(" ", text)
+    return _REF_SPACE.sub(" ", text).strip()
+
+
+@settings(max_examples=500)
+@given(st.text(alphabet=st.sampled_from(
+    [*"aZus.,;:!?'\"()[]{}*_`~ \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f\x85\xa0\u2028\u3000₂²İ"]
+)))  # fmt: skip
+def test_v1_and_v2_equal_their_regex_reference(text: str) -> None:
+    assert normalize(text, "v1") == _reference(text, "v1")
+    assert normalize(text, "v2") == _reference(text, "v2")

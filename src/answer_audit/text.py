@@ -136,26 +136,29 @@ def truncate_at_markers(text: str, markers: Iterable[str], case_sensitive: bool 
 
 # ---------------------------------------------------------------- normalizers
 
-_V1_PUNCT = re.compile(r"[.,;:!?'\"()\[\]{}]")
-_V2_PUNCT = re.compile(r"[.,;:!?'\"()\[\]{}*_`~]")
-_WHITESPACE = re.compile(r"\s+")
+# Each punctuation character becomes one space (a table: one C pass, however much punctuation);
+# `" ".join(text.split())` collapses whitespace as `re`'s `\s+` -> " " and strip do (both use
+# `str.isspace`).
+_V1_PUNCT = str.maketrans(dict.fromkeys(".,;:!?'\"()[]{}", " "))
+_V2_PUNCT = str.maketrans(dict.fromkeys(".,;:!?'\"()[]{}*_`~", " "))
 _DOTTED_ABBREVIATION = re.compile(r"\b(?:[a-z]\.)+[a-z]\b")
 SUB_SUPER_FROM, SUB_SUPER_TO = "₀₁₂₃₄₅₆₇₈₉⁰¹²³⁴⁵⁶⁷⁸⁹", "01234567890123456789"
 _SUB_SUPER_DIGITS = str.maketrans(SUB_SUPER_FROM, SUB_SUPER_TO)
+_ANY_SUB_SUPER = re.compile(f"[{SUB_SUPER_FROM}]")
 
 
 def normalize_v1(text: str) -> str:
     """Lowercase, strip, punctuation ``.,;:!?'"()[]{}`` to spaces, collapse whitespace."""
-    text = _V1_PUNCT.sub(" ", text.lower().strip())
-    return _WHITESPACE.sub(" ", text).strip()
+    return " ".join(text.lower().strip().translate(_V1_PUNCT).split())
 
 
 def normalize_v2(text: str) -> str:
     """v1 plus sub/superscript digits, dotted abbreviations (u.s. -> us) and ``*_`~``."""
-    text = text.lower().strip().translate(_SUB_SUPER_DIGITS)
+    text = text.lower().strip()
+    if _ANY_SUB_SUPER.search(text):  # a table pass costs a lookup per character: only if needed
+        text = text.translate(_SUB_SUPER_DIGITS)
     text = _DOTTED_ABBREVIATION.sub(lambda m: m.group(0).replace(".", ""), text)
-    text = _V2_PUNCT.sub(" ", text)
-    return _WHITESPACE.sub(" ", text).strip()
+    return " ".join(text.translate(_V2_PUNCT).split())
 
 
 # A name here is also the name of a matcher in `answer_audit.matching.MATCHERS`: ``v1`` to
