@@ -1,6 +1,10 @@
-import pytest
+from fractions import Fraction
 
-from answer_audit import is_correct
+import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from answer_audit import is_correct, matching_v3
 
 
 @pytest.mark.parametrize(
@@ -39,3 +43,25 @@ def test_is_correct(
 def test_regex_metacharacters_in_truth_are_literal() -> None:
     assert is_correct("a+b", "a+b", "v1") is True
     assert is_correct("aab", "a+b", "v1") is False
+
+
+_NUMBER_PIECES = st.sampled_from(
+    ["1", "2", "4", "8", "0", " ", ",", ".", "/", "^", "e", "-", "$", "%", "and ", "digits ",
+     "16/2", "0.8e1", "3e5", "8.00", "300,000", " x 10^", "not "]
+)  # fmt: skip
+
+
+@settings(max_examples=1000)
+@given(st.lists(_NUMBER_PIECES, max_size=12), st.sampled_from([0, 8, 12, 14, 1000, 300000, -8]))
+@example(["16", "/", "2"], 8)  # a fraction equal to the integer
+@example(["3e5"], 300000)  # an exponent without the integer's digits
+@example(["3", " x 10^", "5"], 300000)
+@example(["300,000"], 300000)  # thousands separators
+@example(["digits ", "1", " ", "and ", "4"], 14)  # a digit list
+@example(["\u0668"], 8)  # an Arabic-Indic eight: read as 8, so only ASCII texts are ruled out
+def test_ruling_out_an_integer_loses_no_mention(pieces: list[str], n: int) -> None:
+    p = "".join(pieces)
+    found = matching_v3._read_number_mentions(p, Fraction(n), None, False)
+    if p.isascii() and not matching_v3._may_state_integer(p, n):
+        assert found == []
+    assert matching_v3._number_mentions(p, Fraction(n), None, False) == found

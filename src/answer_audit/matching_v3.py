@@ -146,6 +146,15 @@ def _number_truth(truth: str) -> tuple[Fraction | None, str | None]:
 def _number_mentions(
     p: str, value: Fraction, unit: str | None, tolerant: bool
 ) -> list[tuple[int, int]]:
+    exact_integer = unit is None and not tolerant and value.denominator == 1
+    if exact_integer and p.isascii() and not _may_state_integer(p, value.numerator):
+        return []  # what the reading below finds in such a text (tested equal)
+    return _read_number_mentions(p, value, unit, tolerant)
+
+
+def _read_number_mentions(
+    p: str, value: Fraction, unit: str | None, tolerant: bool
+) -> list[tuple[int, int]]:
     found = []
     rel_tol = REL_TOL_V3 if tolerant else 0.0
     for v, start, end in number_spans(p):
@@ -163,6 +172,23 @@ def _number_mentions(
     if value.denominator == 1 and 10 <= value <= 99999:
         found += _digit_list_mentions(p, str(value.numerator))
     return found
+
+
+# A fraction (`16/2`) or an exponent (`3e5`, `3 × 10^5`) can equal an integer whose digits
+# it does not spell; `re` skips to digits fast for a pattern that opens with `\d`.
+_E_EXPONENT = re.compile(r"\de[-+]?\d")
+
+
+def _may_state_integer(p: str, n: int) -> bool:
+    """False only when no number of the ASCII text ``p`` can equal ``n`` and no digit list can
+    spell it: a plain number equal to ``n`` holds its digits (``+08.00``, ``$8``, ``8%``; commas
+    dropped for ``1,000``), other forms need a ``/``, ``^`` or ``e`` exponent, and a digit list
+    (`_digit_list_mentions`, 10-99999) holds each digit. Non-ASCII digits (``٨``) are why the
+    text must be ASCII."""
+    digits = str(abs(n))
+    if digits in p.replace(",", "") or "/" in p or "^" in p or _E_EXPONENT.search(p):
+        return True
+    return 10 <= n <= 99999 and all(d in p for d in digits)
 
 
 def _digit_list_mentions(p: str, digits: str) -> list[tuple[int, int]]:
