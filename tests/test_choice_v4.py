@@ -4,11 +4,11 @@ modelled on the shapes seen in real runs), plus the comparison presets and user 
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from answer_audit import PresetSet, extract
-from answer_audit.parsers import MULTILINGUAL_PREFIXES, choice
+from answer_audit.parsers import MULTILINGUAL_PREFIXES, choice, choice_read
 from answer_audit.parsers.choice_presets import CHOICE_V4
 from test_choice import SEED_EXAMPLES
 
@@ -291,6 +291,15 @@ def test_option_text_is_longest_first_and_boundary_safe() -> None:
     assert v4("The treaty was signed in 1648.", ["1648", "1748", "1848", "1948"]) == "a"
 
 
+def test_option_text_after_the_last_trigger_of_a_longer_answer() -> None:
+    # three lines or more: only the text after the last answer trigger, to its line's end
+    reasoning = "Let me think.\nParis and Rome are both big cities.\n"
+    assert v4(reasoning + "Answer: Paris", CITIES) == "b"
+    e = extract(reasoning + "The answer is Rome.\nok", "choice/v4", choices_text=CITIES)
+    assert (e.value, e.rule) == ("c", "option-text")
+    assert v4(reasoning + "So that is that.", CITIES) is None  # no trigger: no option text
+
+
 def test_a_letter_wins_over_option_text() -> None:
     assert v4("Answer: C (Rome is lovely, Paris too)", CITIES) == "c"
 
@@ -541,3 +550,26 @@ def _lines_by_splitting(text: str) -> list[tuple[int, str]]:
 @given(st.text(alphabet=st.sampled_from([*"ab \t\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029\u3000\xa0"])))
 def test_lines_are_the_stripped_non_blank_lines(text: str) -> None:
     assert choice._lines(text) == _lines_by_splitting(text)
+
+
+_ALTERNATIVE_PIECES = st.sampled_from(
+    [*"abcdn14 \t\u3000/,、・か或和びはとや(（)x:.", "or", "and", "option", "選択肢", "选项", "或者",
+     "及び", "または"]
+)  # fmt: skip
+
+
+@settings(max_examples=300)
+@given(st.lists(_ALTERNATIVE_PIECES, min_size=1, max_size=14), st.sampled_from(["abcd", "abcdn"]))
+@example(["b", " or ", "c"], "abcd")  # "b or c": the search before c matches (at end b or )
+@example(["b", " or ", "option", " n"], "abcdn")
+def test_an_end_that_cannot_close_alternatives_needs_no_search(
+    pieces: list[str], choices: str
+) -> None:
+    text = "".join(pieces)
+    steps = [s for s in choice._compile(CHOICE_V4, choices).extras if s is not None]
+    for rx in steps:
+        for end in range(1, len(text) + 1):
+            for start in (max(0, end - 1), max(0, end - 3)):
+                found = rx.before_alternative.search(text, max(0, start - 24), end)
+                if found is not None:
+                    assert choice_read._may_end_alternatives(rx, text[end - 1])

@@ -5,10 +5,11 @@ from __future__ import annotations
 import re
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from answer_audit import extract, list_parsers
+from answer_audit import first_chars as first_chars_module
 from answer_audit.first_chars import first_chars, guarded, may_match, needed_strings, original
 from answer_audit.parsers import choice as choice_module
 from answer_audit.parsers import choice_read
@@ -92,7 +93,8 @@ _PIECES = st.sampled_from(
      "Ａ", "e\u0301", "final: ", "i would choose ", "option ", ", ", " or ", "。", "x",
      "Answer: B", "正解は b", "the answer is c.", "So d.", "答案是A", "B is correct", "(c)",
      "回答（1文字のみ）: a", "I'd go with b", "**Answer:** C", "like ", "e.g. ", "%", " is not ",
-     "(1) ", "1、2、3", "例えば", "は誤り", "does ", "問題1：", "Q: ", "for instance, "]
+     "(1) ", "1、2、3", "例えば", "は誤り", "does ", "問題1：", "Q: ", "for instance, ", "paris",
+     "Rome", "madrid "]
 )  # fmt: skip
 _TEXTS = st.one_of(st.lists(_PIECES, max_size=40).map("".join), st.text(max_size=60))
 
@@ -228,13 +230,29 @@ def test_choice_v4_cues_and_masks_have_needed_strings() -> None:
 @given(_TEXTS)
 def test_every_choice_preset_extracts_the_same_with_and_without_skipping(text: str) -> None:
     presets = [name for name in list_parsers() if name.startswith("choice/")]
+    options = ["paris", "rome", "berlin", "madrid"]  # choice/v4 also reads the options' text
     skipping = [extract(text, name) for name in presets]
+    skipping.append(extract(text, "choice/v4", choices_text=options))
     kept = (choice_module.needed_strings, choice_read.needed_strings)
     try:
         choice_module.needed_strings = choice_read.needed_strings = lambda pattern: None  # type: ignore[assignment]
         choice_module._compile.cache_clear()
         plain = [extract(text, name) for name in presets]
+        plain.append(extract(text, "choice/v4", choices_text=options))
     finally:
         choice_module.needed_strings, choice_read.needed_strings = kept  # type: ignore[assignment]
         choice_module._compile.cache_clear()
     assert skipping == plain
+
+
+@settings(max_examples=150)
+@given(
+    st.text(alphabet="abAB回答é\u0301\n ", max_size=40),
+    st.frozensets(st.text(alphabet="ab回答é\u0301 ", min_size=1, max_size=3), min_size=1),
+)
+def test_the_one_pass_search_finds_what_substring_checks_find(
+    text: str, needs: frozenset[str]
+) -> None:
+    assert first_chars_module._holds_any(text, needs) == any(n in text for n in needs)
+    long = text * (first_chars_module._ONE_PASS_FROM // max(len(text), 1) + 1) if text else "x" * 70000
+    assert may_match(needs, long) == any(n in long for n in needs)

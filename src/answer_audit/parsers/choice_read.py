@@ -252,9 +252,28 @@ def _counts(rx: StepRegexes, norm: str, start: int, end: int) -> bool:
         return False
     if rx.after_alternative.match(norm, end):
         return False
-    if rx.before_alternative.search(norm, max(0, start - 24), end):
+    if _may_end_alternatives(rx, norm[end - 1]) and rx.before_alternative.search(
+        norm, max(0, start - 24), end
+    ):
         return False
     return _not_example(rx, norm, start)
+
+
+# `before_alternative` ends with `$` at the statement's end, so a match's last character is the
+# one before that end: the end of `_BETWEEN_ALTERNATIVES` (a space, or one of its joiners), of
+# option/選択肢/选项, or an opening bracket. A statement that ends in its choice letter (every
+# built-in pattern's) therefore never matches, and its search over the window is skipped.
+_ALTERNATIVES_LAST = frozenset("/,、・か或者和びはとやn肢项(（")
+
+
+def _may_end_alternatives(rx: StepRegexes, last: str) -> bool:
+    """False only when ``before_alternative`` cannot match ending after ``last`` (for `re`
+    patterns: `\\s` is `str.isspace`; a preset file's `regex` pattern is always searched)."""
+    return (
+        last in _ALTERNATIVES_LAST
+        or last.isspace()
+        or type(rx.before_alternative) is not re.Pattern
+    )
 
 
 _REASON_MIN_CHARS = 4
@@ -370,7 +389,10 @@ def _option_text(
     if not table:
         return None
     regions: list[tuple[int, int]] = []
-    for pattern in rx.patterns:  # text after the last trigger, to the end of its line
+    # text after the last trigger, to the end of its line
+    for pattern, needs in zip(rx.patterns, rx.pattern_needs, strict=True):
+        if not may_match(needs, norm):
+            continue  # no trigger of this pattern anywhere in the text
         last = None
         for found in pattern.finditer(norm):
             last = found

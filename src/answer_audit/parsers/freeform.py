@@ -225,13 +225,18 @@ def _compiled(
 def _may_hold(region: str, keywords: tuple[str, ...]) -> bool:
     """False only when no cut pattern can match: none of ``keywords`` is in the lowercased
     region and no line starts with an ``AI`` role (the one marker too short to be a keyword)."""
-    lowered = region.translate(_RE_CASELESS_EXTRAS).lower()
+    if not region.isascii() and any(c in region for c in _CASELESS_EXTRA_CHARS):
+        region_ = region.translate(_RE_CASELESS_EXTRAS)
+    else:
+        region_ = region  # the table would change nothing: skip its pass over the text
+    lowered = region_.lower()
     return any(k in lowered for k in keywords) or _AI_ROLE.search(region) is not None
 
 
 # The only characters `re`'s IGNORECASE matches to an ASCII letter whose `lower()` is not that
 # letter: İ and ı match "i", ſ matches "s" (the Kelvin sign lowercases to "k" already).
-_RE_CASELESS_EXTRAS = str.maketrans({"\u0130": "i", "\u0131": "i", "\u017f": "s"})
+_CASELESS_EXTRA_CHARS = "\u0130\u0131\u017f"
+_RE_CASELESS_EXTRAS = str.maketrans(dict(zip(_CASELESS_EXTRA_CHARS, "iis", strict=True)))
 
 
 def _first_after_start(pattern: re.Pattern[str], region: str) -> re.Match[str] | None:
