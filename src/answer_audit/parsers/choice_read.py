@@ -386,8 +386,8 @@ def _option_text(
     options: Sequence[str] | Mapping[str, str] | None,
 ) -> Decision:
     table = _option_table(options, letters)
-    if not table:
-        return None
+    if not any(key in norm for key, _ in table):
+        return None  # no option text anywhere: no region can hold one (skip the trigger scans)
     regions: list[tuple[int, int]] = []
     # text after the last trigger, to the end of its line
     for pattern, needs in zip(rx.patterns, rx.pattern_needs, strict=True):
