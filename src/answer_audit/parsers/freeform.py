@@ -225,11 +225,10 @@ def _compiled(
 def _may_hold(region: str, keywords: tuple[str, ...]) -> bool:
     """False only when no cut pattern can match: none of ``keywords`` is in the lowercased
     region and no line starts with an ``AI`` role (the one marker too short to be a keyword)."""
+    folded = region  # the table changes nothing without its characters: skip its pass then
     if not region.isascii() and any(c in region for c in _CASELESS_EXTRA_CHARS):
-        region_ = region.translate(_RE_CASELESS_EXTRAS)
-    else:
-        region_ = region  # the table would change nothing: skip its pass over the text
-    lowered = region_.lower()
+        folded = region.translate(_RE_CASELESS_EXTRAS)
+    lowered = folded.lower()
     return any(k in lowered for k in keywords) or _AI_ROLE.search(region) is not None
 
 
