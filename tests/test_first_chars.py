@@ -256,3 +256,14 @@ def test_the_one_pass_search_finds_what_substring_checks_find(
     assert first_chars_module._holds_any(text, needs) == any(n in text for n in needs)
     long = text * (first_chars_module._ONE_PASS_FROM // max(len(text), 1) + 1) if text else "x" * 70000
     assert may_match(needs, long) == any(n in long for n in needs)
+
+
+def test_a_long_text_with_a_lone_surrogate_is_still_read() -> None:
+    # the one-pass search hands the text to Polars as UTF-8, which a half emoji does not have
+    long = "answer: b\n" + "x" * (first_chars_module._ONE_PASS_FROM + 10) + "\ud800"
+    assert may_match(frozenset({"answer", "回答"}), long)
+    assert not may_match(frozenset({"zzz", "回答"}), long)
+    assert extract(long, "choice/v4").value == "b"
+    cities = ["Paris", "Rome", "Berlin", "Madrid"]
+    text = "The capital is Paris.\ud800" + " " * 70000
+    assert extract(text, "choice/v4", choices_text=cities).value == "a"

@@ -221,7 +221,10 @@ def may_match(needs: frozenset[str] | None, text: str) -> bool:
     if needs is None:
         return True
     if len(text) > _ONE_PASS_FROM and len(needs) > 1:
-        return _holds_any(text, needs)
+        try:
+            return _holds_any(text, needs)
+        except UnicodeEncodeError:
+            pass  # a lone surrogate (half an emoji): no UTF-8 for Polars; scan as below
     ascii_needs, other_needs = _by_script(needs)
     if any(needed in text for needed in ascii_needs):
         return True
@@ -236,7 +239,8 @@ _ONE_PASS_FROM = 1 << 16
 
 def _holds_any(text: str, needs: frozenset[str]) -> bool:
     """``any(needed in text for needed in needs)`` in one pass over the text. Exact: a UTF-8
-    byte string holds another's bytes exactly when the text holds the other text."""
+    byte string holds another's bytes exactly when the text holds the other text. Raises
+    UnicodeEncodeError for a text with a lone surrogate, which has no UTF-8."""
     import polars as pl  # imported here: `import answer_audit` stays light
 
     return bool(pl.Series([text]).str.contains_any(sorted(needs)).item())
