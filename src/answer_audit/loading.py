@@ -48,12 +48,17 @@ _FILE_OPTIONS = (
 )  # fmt: skip
 
 
+def _given_file_options(spec: SourceSpec) -> list[str]:
+    """The flags of the file-reading options ``spec`` sets."""
+    return [flag for name, flag in _FILE_OPTIONS if getattr(spec, name) not in (None, False)]
+
+
 def _check_run_options(spec: SourceSpec) -> None:
     """A file-reading option given with run folders would be ignored: stop instead. (Files
     and run folders together are refused by `load`, with its own message.)"""
     if (spec.runs_dir is None and spec.metadata is None) or spec.paths:
         return
-    given = [flag for name, flag in _FILE_OPTIONS if getattr(spec, name) not in (None, False)]
+    given = _given_file_options(spec)
     if spec.fmt != "auto":
         given.insert(0, "--format")
     if given:
@@ -105,10 +110,7 @@ def load_streamed(
         except SourceError:  # e.g. outputs without a rowid: the whole read says what is wrong
             return load(spec, cmap)
         return runs, cmap.group_by or RUN_GROUPS
-    reader_options = (
-        spec.records_key, spec.table, spec.query, spec.metric, spec.scorer, spec.separator
-    )
-    plain = all(o is None for o in reader_options) and not spec.skip_bad_lines
+    plain = not _given_file_options(spec)  # a reader option needs the whole read
     if spec.paths and spec.runs_dir is None and spec.metadata is None and plain:
         streamed = stream_files(list(spec.paths), cmap, fmt=spec.fmt)
         if streamed is not None:
