@@ -113,6 +113,29 @@ def test_never_writes_over_an_input(tmp_path: Path, flag: str) -> None:
     assert csv.read_bytes() == before
 
 
+@pytest.mark.parametrize("suffix", ["-wal", "-shm", "-journal"])
+def test_never_writes_over_an_input_databases_log(tmp_path: Path, suffix: str) -> None:
+    # A WAL database whose rows live only in its -wal file: a report written there lost them.
+    db = tmp_path / "w.db"
+    writer = sqlite3.connect(db, isolation_level=None)
+    writer.execute("PRAGMA journal_mode=WAL")
+    writer.execute("PRAGMA wal_autocheckpoint=0")
+    writer.execute("CREATE TABLE t (raw TEXT, truth TEXT, l INT)")
+    writer.execute("INSERT INTO t VALUES ('Paris', 'Paris', 1)")
+    try:
+        before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+        target = tmp_path / f"w.db{suffix}"
+        result = runner.invoke(
+            app, ["audit", str(db), "--table", "t", "--label", "l", "-q", "--out-md", str(target)]
+        )
+        assert_one_line_error(
+            result.exit_code, result.stderr, "refusing to write", f"{suffix[1:]} file"
+        )
+        assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
+    finally:
+        writer.close()
+
+
 def test_repeated_csv_header_names_the_column_and_positions(tmp_path: Path) -> None:
     # Polars would read the second one as "raw_duplicated_0" and the run would go on silently
     csv = write(tmp_path / "d.csv", b'raw,truth,"raw"\nParis,Paris,x\n')

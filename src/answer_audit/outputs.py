@@ -15,6 +15,10 @@ class OutputError(ValueError):
     """An output path that cannot or must not be written."""
 
 
+# The files SQLite keeps beside a database: writing over one loses or corrupts its rows.
+SQLITE_COMPANIONS = ("-wal", "-shm", "-journal")
+
+
 def check_output_path(
     path: str | Path, inputs: Iterable[str | Path] = (), *, probe: bool = True
 ) -> Path:
@@ -32,6 +36,13 @@ def check_output_path(
                 raise OutputError(
                     f"refusing to write {out}: it is one of the inputs; choose another path"
                 )
+            for suffix in SQLITE_COMPANIONS:  # a database's log holds rows not yet in the file
+                side = Path(f"{src}{suffix}")
+                if target == side.resolve() or (out.exists() and side.exists() and out.samefile(side)):
+                    raise OutputError(
+                        f"refusing to write {out}: it is {src}'s {suffix[1:]} file, part of that "
+                        "input database; choose another path"
+                    )
     except (RuntimeError, OSError) as err:  # a symlink loop, a path too long
         raise OutputError(f"cannot write {out}: {_reason(err)}") from None
     if target.is_dir():
