@@ -32,6 +32,7 @@ from answer_audit.parsers import ChoicePreset, PresetError, PresetSet
 from answer_audit.report.audit_md import render_audit_markdown
 from answer_audit.report.html import render_audit_html
 from answer_audit.report.presets_md import presets_markdown
+from answer_audit.report.terminal import inert
 from answer_audit.schemes import KINDS, Scheme, default_schemes, merge_schemes, parse_scheme
 from answer_audit.sources import ColumnMap, LoadedTable, SourceError
 from answer_audit.sources.lazy import StreamedRows, StreamedTable
@@ -69,7 +70,7 @@ class _OneLineErrors(TyperGroup):
                 message = " ".join(exc.format_message().split())  # type: ignore[attr-defined]
                 ctx = getattr(exc, "ctx", None) if isinstance(exc, _UsageError) else None
                 hint = f" (see '{ctx.command_path} --help')" if ctx is not None else ""
-                print(f"error: {message}{hint}", file=sys.stderr)
+                print(inert(f"error: {message}{hint}"), file=sys.stderr)
             sys.exit(exc.exit_code)  # type: ignore[attr-defined]
         except typer.Abort:
             print("Aborted!", file=sys.stderr)
@@ -85,8 +86,10 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-out = Console()
-err = Console(stderr=True)
+# No markup: messages and reports carry user text (paths, column names, model outputs) in which
+# "[/]" or "[red]" is text, not a style; styles are given as Text styles.
+out = Console(markup=False, highlight=False)
+err = Console(stderr=True, markup=False, highlight=False)
 _state = {"debug": False}
 
 P = ParamSpec("P")
@@ -106,7 +109,7 @@ def user_errors(fn: Callable[P, R]) -> Callable[P, R]:
         except USER_ERRORS as exc:
             if _state["debug"]:
                 raise
-            err.print(f"[bold red]error:[/] {exc}", highlight=False, soft_wrap=True)
+            err.print(Text("error: ", style="bold red") + Text(inert(str(exc))), soft_wrap=True)
             raise typer.Exit(2) from None
 
     return wrapper
@@ -172,10 +175,9 @@ def explain_cmd(
     value = repr(result.value)
     if len(value) > _WHOLE_TEXT_MAX:  # the span below shows where it is
         value = f"{value[:_LONG_TEXT_CONTEXT]}… ({len(str(result.value)):,} characters)"
-    out.print(f"[bold]parser[/]  {parser}")
-    out.print(f"[bold]value[/]   {value}", highlight=False)
-    out.print(f"[bold]rule[/]    {result.rule}")
-    out.print(f"[bold]span[/]    {result.span}")
+    for label, shown in (("parser", parser), ("value", value), ("rule", result.rule),
+                         ("span", str(result.span))):  # fmt: skip
+        out.print(Text(f"{label:<8}", style="bold") + Text(inert(shown)))
     out.rule()
     if context is None:  # a long text is shown around its span: printing megabytes is slow
         context = 0 if len(raw) <= _WHOLE_TEXT_MAX else _LONG_TEXT_CONTEXT
@@ -189,9 +191,9 @@ def highlight_span(raw: str, span: tuple[int, int] | None, context: int = 0) -> 
     if context:
         lo, hi = max(0, start - context), min(len(raw), end + context)
     shown = Text("…" if lo else "")
-    shown.append(raw[lo:start])
-    shown.append(raw[start:end], style="bold black on yellow")
-    shown.append(raw[end:hi])
+    shown.append(inert(raw[lo:start]))
+    shown.append(inert(raw[start:end]), style="bold black on yellow")
+    shown.append(inert(raw[end:hi]))
     shown.append("…" if hi < len(raw) else "")
     return shown
 
@@ -310,7 +312,7 @@ def audit_cmd(
         print_audit_summary(result)
     for path in (out_md, out_json, out_html):
         if path is not None:
-            out.print(f"wrote {path}")
+            out.print(Text(inert(f"wrote {path}")))
 
 
 @contextmanager
@@ -356,15 +358,18 @@ def write_audit_reports(result: AuditResult, *, out_md: Path | None, out_json: P
 
 def print_audit_summary(result: AuditResult) -> None:
     c = result.coverage
-    out.print(f"[bold]{c['rows']}[/] rows, [bold]{c['scored']}[/] scored, {c['groups']} group(s)")
+    out.print(Text.assemble((str(c["rows"]), "bold"), " rows, ", (str(c["scored"]), "bold"),
+                            f" scored, {c['groups']} group(s)"))  # fmt: skip
     if result.consistency is not None and result.consistency["mismatches"]:
         err.print(
-            f"[bold red]WARNING[/]: {result.consistency['mismatches']} of {result.consistency['n']} "
-            "stored labels are not reproduced by the stored parse + v1 matcher"
+            Text("WARNING", style="bold red"),
+            f": {result.consistency['mismatches']} of {result.consistency['n']} "
+            "stored labels are not reproduced by the stored parse + v1 matcher",
+            sep="",
         )
     t = Table("scheme", "flips", "stored err %", "err %", "Δpp", "sig. groups (Holm)")
     for s in result.schemes:
-        t.add_row(s["name"], str(s["flips"]), f"{s['stored_error_pct']:.2f}", f"{s['error_pct']:.2f}",
+        t.add_row(Text(inert(s["name"])), str(s["flips"]), f"{s['stored_error_pct']:.2f}", f"{s['error_pct']:.2f}",
                   f"{s['delta_pp']:+.2f}", f"{s['significant_groups']}/{s['groups']}")  # fmt: skip
     out.print(t)
 
@@ -376,7 +381,7 @@ def progress_reporter(quiet: bool, total: int | None) -> Iterator[Callable[[str]
     if quiet or not err.is_terminal:
         yield lambda message: None
         return
-    with Progress(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(),
+    with Progress(SpinnerColumn(), TextColumn("{task.description}", markup=False), BarColumn(),
                   TimeElapsedColumn(), console=err, transient=True) as bar:  # fmt: skip
         task = bar.add_task("starting", total=total)
         started = False
@@ -386,7 +391,7 @@ def progress_reporter(quiet: bool, total: int | None) -> Iterator[Callable[[str]
             if started:
                 bar.advance(task)
             started = True
-            bar.update(task, description=message)
+            bar.update(task, description=inert(message))
 
         yield step
         bar.update(task, completed=total)
@@ -429,7 +434,7 @@ def demo_cmd(
     reports = [out_dir / f"answer_parsing_audit.{ext}" for ext in ("md", "json", "html")]
     check_demo_folder(out_dir, reports)
     metadata = write_demo_runs(out_dir / "runs", seed)
-    out.print(f"generated demo runs in {out_dir / 'runs'} ({metadata.name})")
+    out.print(Text(inert(f"generated demo runs in {out_dir / 'runs'} ({metadata.name})")))
     audit_cmd(
         sources=None, runs_dir=out_dir / "runs", metadata=metadata,
         conditions=",".join(RUN_CONDITIONS), fmt="auto", records=None, table=None, query=None,

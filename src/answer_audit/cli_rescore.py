@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Annotated, Literal
 
 import typer
+from rich.text import Text
 
 from answer_audit import cli_options as opt
 from answer_audit.cli import app, err, out, progress_reporter, to_json, user_errors
@@ -20,7 +21,7 @@ from answer_audit.report.diff_md import render_diff_markdown
 from answer_audit.report.html_diff import render_diff_html
 from answer_audit.report.html_rescore import render_rescore_html
 from answer_audit.report.rescore_md import render_rescore_markdown
-from answer_audit.report.terminal import print_diff, print_rescore
+from answer_audit.report.terminal import inert, print_diff, print_rescore
 from answer_audit.rescore import rescore
 from answer_audit.schemes import KINDS, Kind
 from answer_audit.sources import ColumnMap, LoadedTable
@@ -161,7 +162,7 @@ def rescore_cmd(
         print_rescore(result, out, err)
     for path in (out_rows, out_json, out_md, out_html):
         if path is not None:
-            out.print(f"wrote {path}", highlight=False)
+            out.print(Text(inert(f"wrote {path}")))
 
 
 # --------------------------------------------------------------------- diff
@@ -256,7 +257,7 @@ def diff_cmd(
         print_diff(result, max_rows, out, err)
     for path in (out_md, out_json, out_html):
         if path is not None:
-            out.print(f"wrote {path}", highlight=False)
+            out.print(Text(inert(f"wrote {path}")))
 
 
 def _kind(kind: str | None) -> Kind | None:

@@ -1,6 +1,8 @@
 """Rich renderings of rescores and diffs for the terminal: compact tables, model text inert.
 
-Every cell is a `Text`, never markup, so a model output such as ``[red]`` prints as written.
+Every cell is a `Text`, never markup, so a model output such as ``[red]`` prints as written,
+and control characters are shown as symbols (`inert`), so an escape sequence in a model output
+cannot retitle, clear or recolour the user's terminal.
 """
 
 from __future__ import annotations
@@ -27,6 +29,25 @@ from answer_audit.report.rescore_md import (
 )
 from answer_audit.rescore import RescoreResult
 
+# C0 controls but tab and newline, and DEL, as their Unicode control pictures (ESC -> ␛); C1
+# controls (0x80-0x9f: 0x9b opens a CSI sequence on some terminals) as the replacement
+# character. One character each, so offsets into the text still hold.
+_CONTROL_PICTURES = {
+    **{c: 0x2400 + c for c in range(0x20) if c not in (0x09, 0x0A)},
+    0x7F: 0x2421,
+    **dict.fromkeys(range(0x80, 0xA0), 0xFFFD),
+}
+
+
+def inert(text: str) -> str:
+    """``text`` safe to print on a terminal: control characters as visible symbols.
+
+    >>> inert("ok\\x1b[2J")
+    'ok␛[2J'
+    """
+    return text.translate(_CONTROL_PICTURES)
+
+
 TERMINAL_METRICS = ["", "n", "acc. % ± sd", "95% CI", "bal. acc. %", "95% CI", "fail", "err"]
 TERMINAL_GROUPS = ["n", "stored %", "rescored %", "Δ pp", "flips", "McNemar p"]
 
@@ -35,14 +56,14 @@ def print_rescore(result: RescoreResult, out: Console, err: Console) -> None:
     """The terminal summary: metrics side by side, flips, groups, and JSON-field incidence."""
     c = result.coverage
     head = f"{c['rows']} rows, {c['scored']} scored; parser {result.parser} ({result.family})"
-    out.print(Text(head, style="bold"))
+    out.print(Text(inert(head), style="bold"))
     out.print(_table(TERMINAL_METRICS, metric_rows(result.overall)))
     out.print(Text(flips_text(result.overall)))
     label = result.overall.get("stored_label")
     if label is not None and label["disagreements"]:
-        err.print(Text("WARNING: ", style="bold red") + Text(stored_label_text(label)))
+        err.print(Text("WARNING: ", style="bold red") + Text(inert(stored_label_text(label))))
     elif label is not None:
-        out.print(Text(stored_label_text(label)))
+        out.print(Text(inert(stored_label_text(label))))
     if result.groups:
         _, rows = group_rows(result)
         keep = len(result.settings["group_by"]) + len(TERMINAL_GROUPS)  # up to McNemar p
@@ -54,17 +75,21 @@ def print_rescore(result: RescoreResult, out: Console, err: Console) -> None:
         labels = result.confusion["labels"]
         rows = [[lab, *m] for lab, m in zip(labels, result.confusion["matrix"], strict=True)]
         out.print(_table(["stored \\ rescored", *labels], rows, title="stored vs rescored values"))
-    for note in result.notes:
-        err.print(Text(f"note: {note}", style="dim"))
+    print_notes(result.notes, err)
+
+
+def print_notes(notes: list[str], err: Console) -> None:
+    for note in notes:
+        err.print(Text(f"note: {inert(note)}", style="dim"))
 
 
 def _table(header: list[str], rows: list[list[object]], title: str | None = None) -> Table:
     """A compact Rich table whose cells are plain text (model text never read as markup)."""
-    t = Table(*header, title=title, box=box.SIMPLE_HEAD, pad_edge=False)
+    t = Table(*(inert(h) for h in header), title=title, box=box.SIMPLE_HEAD, pad_edge=False)
     for column in t.columns:
         column.overflow = "fold"
     for row in rows:
-        t.add_row(*(Text("" if v is None else str(v)) for v in row))
+        t.add_row(*(Text("" if v is None else inert(str(v))) for v in row))
     return t
 
 
@@ -78,7 +103,7 @@ def _incidence_table(result: RescoreResult) -> Table:
 
 def print_diff(result: DiffResult, max_rows: int, out: Console, err: Console) -> None:
     """Agreement, accuracy, confusion and the first disagreements with highlighted snippets."""
-    out.print(Text(agreement_text(result).replace("`", "")))
+    out.print(Text(inert(agreement_text(result).replace("`", ""))))
     if result.accuracy is not None:
         out.print(_table(ACCURACY_HEADER, accuracy_rows(result), title="accuracy"))
     if result.confusion is not None:
@@ -94,17 +119,16 @@ def print_diff(result: DiffResult, max_rows: int, out: Console, err: Console) ->
         for column in t.columns:
             column.overflow = "fold"
         for e in shown:
-            t.add_row(Text(str(e["id"])), Text(str(e["truth"])), _side_cell(e["a"]),
+            t.add_row(Text(inert(str(e["id"]))), Text(inert(str(e["truth"]))), _side_cell(e["a"]),
                       _side_cell(e["b"]))  # fmt: skip
         out.print(t)
-    for note in result.notes:
-        err.print(Text(f"note: {note}", style="dim"))
+    print_notes(result.notes, err)
 
 
 def _side_cell(side: dict[str, Any]) -> Text:
     mark = {True: " ✓", False: " ✗"}.get(side["correct"], "")
-    text = Text().append(f"{side['label']} ({side['rule']}){mark}\n", style="bold")
-    snippet = side["snippet"].replace("\r\n", "\n").replace("\n", "↵ ")
+    text = Text().append(inert(f"{side['label']} ({side['rule']})") + f"{mark}\n", style="bold")
+    snippet = inert(side["snippet"].replace("\r\n", "\n").replace("\n", "↵ "))
     start, end = snippet.find(SPAN_OPEN), snippet.rfind(SPAN_CLOSE)
     if start < 0 or end < start:
         return text.append(snippet)

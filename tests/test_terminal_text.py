@@ -1,0 +1,91 @@
+"""User text on the terminal is text: never Rich markup, never a control sequence."""
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from answer_audit.cli import app
+from answer_audit.report.terminal import inert
+
+runner = CliRunner()
+
+ESCAPES = "\x1b]0;pwned\x07\x1b[2J\x9b31m"
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = runner.invoke(app, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_inert_shows_controls_as_symbols_and_keeps_lengths() -> None:
+    assert inert("ok\x1b[2J\x07\x7f\x9b") == "ok␛[2J␇␡\ufffd"
+    assert inert("tab\tand\nnewline") == "tab\tand\nnewline"
+
+
+@given(st.text())
+def test_inert_leaves_no_control_but_tab_and_newline(text: str) -> None:
+    shown = inert(text)
+    assert len(shown) == len(text)
+    assert all(c in "\t\n" or not (ord(c) < 0x20 or 0x7F <= ord(c) < 0xA0) for c in shown)
+
+
+@pytest.mark.parametrize("text", ["The answer is [/] x", "The answer is [red]Paris", "[bold]B"])
+def test_explain_prints_brackets_as_written(text: str) -> None:
+    code, stdout, stderr = run("explain", "-p", "freeform/v2", text)
+    assert code == 0, stderr
+    assert repr(text) in stdout  # the value line
+    assert stdout.rstrip().endswith(text)  # the text with its span
+
+
+def test_explain_shows_escape_sequences_inert() -> None:
+    code, stdout, _ = run("explain", "-p", "freeform/v2", f"{ESCAPES} x")
+    assert code == 0
+    assert "\x1b" not in stdout and "\x07" not in stdout and "\x9b" not in stdout
+    assert "␛]0;pwned␇␛[2J" in stdout
+
+
+def test_error_naming_a_bracketed_value_is_one_line(tmp_path: Path) -> None:
+    csv = tmp_path / "lab.csv"
+    csv.write_text("raw,truth,label\nParis,Paris,[/x]\n", encoding="utf-8")
+    code, _, stderr = run("audit", str(csv), "--label", "label", "--quiet")
+    assert code == 2
+    assert stderr.count("\n") == 1 and "Traceback" not in stderr
+    assert "cannot read '[/x]' as a label" in stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (["--raw", "[/bold]"], "column '[/bold]' not found"),
+        (["--raw", "[red]x"], "column '[red]x' not found"),
+        (["--parsed", "truth", "--scheme", "[/]=freeform/v2"], "--scheme '[/]=freeform/v2'"),
+    ],
+)
+def test_errors_keep_brackets(tmp_path: Path, args: list[str], fragment: str) -> None:
+    csv = tmp_path / "ok.csv"
+    csv.write_text("raw,truth\nParis,Paris\n", encoding="utf-8")
+    code, _, stderr = run("audit", str(csv), *args, "--quiet", "--out-md", str(tmp_path / "r.md"))
+    assert code == 2 and "Traceback" not in stderr
+    assert fragment in stderr
+
+
+def test_wrote_line_names_a_bracketed_path(tmp_path: Path) -> None:
+    csv = tmp_path / "ok.csv"
+    csv.write_text("raw,truth\nParis,Paris\n", encoding="utf-8")
+    (tmp_path / "o[").mkdir()
+    target = tmp_path / "o[" / "[red]r.md"
+    code, stdout, stderr = run("rescore", str(csv), "-p", "freeform/v1", "-q", "--out-md", str(target))
+    assert code == 0, stderr
+    assert target.is_file()
+    assert f"wrote {target}" in stdout.replace("\n", "")
+
+
+def test_diff_table_shows_model_escapes_inert(tmp_path: Path) -> None:
+    csv = tmp_path / "a.csv"
+    csv.write_text(f'raw,truth\n"{ESCAPES} Paris\nuser: Rome",Paris\n', encoding="utf-8")
+    code, stdout, stderr = run("diff", str(csv), "-a", "freeform/v1", "-b", "freeform/v2")
+    assert code == 0, stderr
+    assert "\x1b" not in stdout + stderr and "\x07" not in stdout + stderr
