@@ -241,3 +241,34 @@ def test_statutes_diff_stored_vs_v3(tmp_path: Path) -> None:
     assert data["agreement"]["agree"] == 82 and data["agreement"]["n"] == 108
     assert [g["agree"] for g in data["groups"]] == [22, 22, 24, 14]
     assert (data["accuracy"]["a_only_correct"], data["accuracy"]["b_only_correct"]) == (7, 13)
+
+
+@pytest.mark.parametrize(
+    ("cells", "flags", "column", "expected"),
+    [
+        # an integer beyond 64 bits in the model's JSON, then in the stored column: written
+        # whole, as text, instead of a Polars TypeError traceback
+        ('{"x": 99999999999999999999999}\t3', ["-p", "json", "--field", "x"], "extracted",
+         "99999999999999999999999"),
+        ('{"isup_grade": 2}\t2\t99999999999999999999', ["-p", "json/isup_grade", "--stored", "st"],
+         "stored_extracted", "99999999999999999999"),
+    ],
+)  # fmt: skip
+def test_rescore_keeps_integers_beyond_64_bits(
+    tmp_path: Path, cells: str, flags: list[str], column: str, expected: str
+) -> None:
+    source = tmp_path / "big.tsv"
+    source.write_text("raw\ttruth\tst\n" + cells + "\n", encoding="utf-8")
+    rows = tmp_path / "rows.jsonl"
+    code, _, stderr = run("rescore", source, *flags, "-q", "--out", rows)
+    assert code == 0, stderr
+    assert json.loads(rows.read_text(encoding="utf-8"))[column] == expected
+
+
+def test_rescore_keeps_64_bit_json_values_as_integers(tmp_path: Path) -> None:
+    source = tmp_path / "small.tsv"
+    source.write_text('raw\ttruth\n{"x": 9223372036854775807}\t3\n', encoding="utf-8")
+    rows = tmp_path / "rows.jsonl"
+    code, _, stderr = run("rescore", source, "-p", "json", "--field", "x", "-q", "--out", rows)
+    assert code == 0, stderr
+    assert json.loads(rows.read_text(encoding="utf-8"))["extracted"] == 2**63 - 1

@@ -266,10 +266,28 @@ def _category_counts(new: Labels, idx: list[int], found: dict[str, Any]) -> dict
     return {c["category"]: sum(rules[r] for r in c["rules"]) for c in found["categories"]}
 
 
+_INT64 = range(-(2**63), 2**63)
+
+
+def _value_type(*labels: Labels | None) -> type[pl.DataType]:
+    """Int64 for JSON values, unless one is an integer beyond 64 bits (JSON has no limit):
+    then the values are written as text, every digit kept, rather than fail or round."""
+    if labels[0] is None or labels[0].kind != "json":
+        return pl.String
+    values = [v for lab in labels if lab is not None for v in lab.values]
+    return pl.Int64 if all(v is None or v in _INT64 for v in values) else pl.String
+
+
 def _row_frame(new: Labels, old: Labels | None) -> pl.DataFrame:
-    value_type = pl.Int64 if new.kind == "json" else pl.String
+    value_type = _value_type(new, old)
+
+    def values(labels: Labels) -> list[Any]:
+        if value_type is pl.String:
+            return [None if v is None else str(v) for v in labels.values]
+        return list(labels.values)
+
     columns = [
-        pl.Series("extracted", new.values, dtype=value_type),
+        pl.Series("extracted", values(new), dtype=value_type),
         pl.Series("rule", new.rules, dtype=pl.String),
         pl.Series("span_start", [s[0] if s else None for s in new.spans], dtype=pl.Int64),
         pl.Series("span_end", [s[1] if s else None for s in new.spans], dtype=pl.Int64),
@@ -277,7 +295,7 @@ def _row_frame(new: Labels, old: Labels | None) -> pl.DataFrame:
     ]
     if old is not None:
         columns += [
-            pl.Series("stored_extracted", old.values, dtype=value_type),
+            pl.Series("stored_extracted", values(old), dtype=value_type),
             pl.Series("stored_rule", old.rules, dtype=pl.String),
             pl.Series("stored_is_correct", old.correct, dtype=pl.Boolean),
         ]
