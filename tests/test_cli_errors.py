@@ -306,6 +306,20 @@ def test_demo_never_overwrites_reports_it_did_not_write(tmp_path: Path) -> None:
         assert runner.invoke(app, ["demo", "--out", str(again), "--quiet"]).exit_code == 0
 
 
+def test_demo_never_deletes_files_put_into_an_earlier_demos_runs(tmp_path: Path) -> None:
+    runs = tmp_path / "runs"
+    assert runner.invoke(app, ["demo", "--out", str(tmp_path), "--quiet"]).exit_code == 0
+    notes = write(runs / "run_t0.0" / "notes.txt", b"mine")
+    (runs / "myrun").mkdir()
+    result = runner.invoke(app, ["demo", "--out", str(tmp_path), "--quiet"])
+    assert_one_line_error(result.exit_code, result.stderr, "did not write", "myrun", "1 more")
+    assert notes.read_bytes() == b"mine" and (runs / "myrun").is_dir()
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == []  # no leftovers
+    notes.unlink()
+    (runs / "myrun").rmdir()
+    assert runner.invoke(app, ["demo", "--out", str(tmp_path), "--quiet"]).exit_code == 0
+
+
 def test_bootstrap_is_bounded(tmp_path: Path) -> None:
     csv = write(tmp_path / "t.csv", _CSV)
     code, stderr, _ = audit(tmp_path, str(csv), "--label", "l", "--bootstrap", "999999999999")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import shutil
+import tempfile
 from pathlib import Path
 
 import polars as pl
@@ -156,15 +157,36 @@ def check_demo_folder(out_dir: Path, reports: list[Path]) -> None:
 def write_demo_runs(runs_dir: Path, seed: int = 0) -> Path:
     """Write the demo run folders, replacing an earlier demo there (and only a demo).
 
-    Returns the path of ``runs_metadata.json``.
+    The runs are built in a new folder beside ``runs_dir`` and renamed into place. An earlier
+    demo's folder is replaced only when it holds nothing but what a demo writes: a file a user
+    put there is never deleted. Returns the path of ``runs_metadata.json``.
     """
-    if runs_dir.exists():
-        if not (runs_dir / DEMO_MARKER).is_file():
-            raise SourceError(
-                f"{runs_dir} exists and was not written by `answer-audit demo`; "
-                "pass --out with a new folder"
-            )
-        shutil.rmtree(runs_dir)
-    metadata = write_runs(demo_rows(seed), runs_dir)
-    (runs_dir / DEMO_MARKER).write_text(f"seed={seed}\n", encoding="utf-8")
-    return metadata
+    if runs_dir.exists() and not (runs_dir / DEMO_MARKER).is_file():
+        raise SourceError(
+            f"{runs_dir} exists and was not written by `answer-audit demo`; "
+            "pass --out with a new folder"
+        )
+    runs_dir.parent.mkdir(parents=True, exist_ok=True)
+    fresh = Path(tempfile.mkdtemp(prefix=f".{runs_dir.name}.", dir=runs_dir.parent))
+    try:
+        write_runs(demo_rows(seed), fresh)
+        (fresh / DEMO_MARKER).write_text(f"seed={seed}\n", encoding="utf-8")
+        if runs_dir.exists():
+            foreign = sorted(_tree(runs_dir) - _tree(fresh))
+            if foreign:
+                more = f" (and {len(foreign) - 1} more)" if len(foreign) > 1 else ""
+                raise SourceError(
+                    f"{runs_dir} holds {runs_dir / foreign[0]}{more}, which `answer-audit demo` "
+                    "did not write; move it out of the folder, or pass --out with a new folder"
+                )
+            shutil.rmtree(runs_dir)
+        fresh.rename(runs_dir)
+    finally:
+        if fresh.exists():
+            shutil.rmtree(fresh)
+    return runs_dir / "runs_metadata.json"
+
+
+def _tree(folder: Path) -> set[str]:
+    """Every file and folder under ``folder``, as paths relative to it."""
+    return {str(p.relative_to(folder)) for p in folder.rglob("*")}
