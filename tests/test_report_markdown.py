@@ -1,7 +1,9 @@
+import html
 import json
 import re
 
 import polars as pl
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -63,3 +65,35 @@ def test_loud_warning_on_consistency_mismatch() -> None:
     )
     md = render_audit_markdown(audit(t))
     assert "WARNING: the stored labels were not produced by this matcher" in md
+
+
+markdown_it = pytest.importorskip("markdown_it")  # comes with rich
+_RENDERER = markdown_it.MarkdownIt("commonmark").enable("table").enable("strikethrough")
+
+
+def _rendered_cell(text: str) -> str:
+    """What a Markdown viewer shows in the table cell holding ``text`` (tags stripped)."""
+    html_out = _RENDERER.render(table(["h"], [[text]]))
+    body = re.search(r"<td>(.*?)</td>", html_out, re.S)
+    shown = "" if body is None else body.group(1)
+    assert "<" not in shown.replace("<br>", "").replace("<br />", ""), html_out
+    return html.unescape(shown.replace("<br />", "\n").replace("<br>", "\n"))
+
+
+def test_links_and_images_in_model_text_stay_text() -> None:
+    hostile = "![t](http://evil.example/x.png) [b](a) <http://x> *e* _u_ ~~s~~ `c` \\* run_t0_1"
+    md = table(["h"], [[hostile]])
+    assert "run_t0_1" in md  # snake_case ids keep their underscores unescaped
+    assert _rendered_cell(hostile) == hostile
+
+
+# Printable text a model writes on one line (no control characters: viewers replace NUL, and a
+# cell is one line; leading and trailing spaces are trimmed by every table renderer).
+_ONE_LINE = st.text(
+    st.characters(blacklist_categories=("Cc", "Cs", "Zl", "Zp"), blacklist_characters="\x85")
+).map(str.strip)
+
+
+@given(_ONE_LINE)
+def test_a_cell_renders_as_written(text: str) -> None:
+    assert _rendered_cell(text) == text

@@ -7,18 +7,24 @@ import re
 # Every character str.splitlines() breaks on, so a cell is always one physical line.
 _NEWLINES = re.compile("\r\n|[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 _BACKTICK_RUN = re.compile(r"`+")
+# Inline Markdown that would change what untrusted text shows or load something: links and
+# images (`[`, `]`), code spans (a backtick), emphasis and strikethrough (`*`, `~`, and `_`
+# where it can open or close emphasis; `run_t0_1` stays readable).
+_INLINE = re.compile(r"[\[\]`*~]|(?<![^\W_])_|_(?![^\W_])")
 
 
 def cell(value: object, trusted: bool = False) -> str:
     """One Markdown table cell: ``|`` escaped and newlines as ``<br>``.
 
-    Untrusted text (the default) also gets backslashes doubled and HTML brackets neutralized;
-    ``trusted`` text of our own keeps them, so its code spans read as written.
+    Untrusted text (the default) also gets backslashes doubled, HTML brackets neutralized and
+    inline Markdown escaped, so it renders as written: ``![x](http://host/t.png)`` shows those
+    characters instead of loading an image. ``trusted`` text of our own keeps its code spans.
     """
     text = "" if value is None else str(value)
     if not trusted:
         text = text.replace("\\", "\\\\")
         text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+        text = _INLINE.sub(lambda m: "\\" + m.group(), text)
     return _NEWLINES.sub("<br>", text.replace("|", "\\|"))
 
 
