@@ -112,3 +112,40 @@ def test_run_metadata_from_a_pipe_is_read_once(tmp_path: Path) -> None:
     pipe = _fifo(tmp_path, "meta.json", Path(metadata).read_bytes())
     loaded, _ = load_streamed(SourceSpec(runs_dir=tmp_path / "runs", metadata=pipe), ColumnMap())
     assert loaded.coverage["rows"] == ROWS.height
+
+
+@pytest.mark.parametrize("signal_name", ["SIGTERM", "SIGHUP"])
+def test_termination_removes_the_private_copy(tmp_path: Path, signal_name: str) -> None:
+    # SIGTERM/SIGHUP used to end the process at once, leaving the copy of the input (a pipe's
+    # bytes, a WAL database) in $TMPDIR; they now end it like Ctrl-C, cleaning up on the way.
+    import signal
+    import time
+
+    private = tmp_path / "tmp"
+    private.mkdir()
+    fifo = tmp_path / "rows.jsonl"
+    os.mkfifo(fifo)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "answer_audit", "audit", str(fifo), "--format", "jsonl",
+         "--label", "label", "-q", "--out-md", str(tmp_path / "r.md")],
+        env={**os.environ, "TMPDIR": str(private), "PYTHONFAULTHANDLER": "1"},
+        stderr=subprocess.PIPE,
+    )  # fmt: skip
+    with fifo.open("wb") as writer:  # a writer that never finishes: the copy stays open
+        writer.write(_jsonl(ROWS))
+        writer.flush()
+        deadline = time.monotonic() + 30
+        while not any(private.rglob("*")) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert any(private.rglob("*")), "the pipe was not being copied"
+        proc.send_signal(getattr(signal, signal_name))
+        try:  # the signal may reach a Polars thread while the main one waits on the pipe
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.send_signal(signal.SIGABRT)  # faulthandler prints where it was stuck
+            proc.wait()
+            assert proc.stderr is not None
+            raise AssertionError(proc.stderr.read().decode()) from None
+    assert proc.returncode == 128 + getattr(signal, signal_name)
+    assert list(private.rglob("*")) == []
+    assert proc.stderr is not None and b"Traceback" not in proc.stderr.read()

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import math
+import signal
 import sys
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -61,6 +63,7 @@ class _OneLineErrors(TyperGroup):
     ) -> Any:
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, False, **extra)
+        _exit_cleanly_on_termination()
         try:
             code = super().main(args, prog_name, complete_var, False, **extra)
         except _ClickException as exc:
@@ -76,6 +79,20 @@ class _OneLineErrors(TyperGroup):
             print("Aborted!", file=sys.stderr)
             sys.exit(1)
         sys.exit(code if isinstance(code, int) else 0)
+
+
+def _exit_cleanly_on_termination() -> None:
+    """SIGTERM and SIGHUP end the command like Ctrl-C does: by an exception, so temporary
+    copies (a WAL database is read from a private copy) are removed on the way out. Python's
+    default for them ends the process at once and left those copies behind."""
+
+    def stop(signum: int, frame: object) -> None:
+        raise SystemExit(128 + signum)
+
+    if threading.current_thread() is threading.main_thread():
+        for name in ("SIGTERM", "SIGHUP"):
+            if hasattr(signal, name):
+                signal.signal(getattr(signal, name), stop)
 
 
 app = typer.Typer(

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import csv
 import os
-import shutil
+import select
 import stat
 import tempfile
 from collections.abc import Callable
 from itertools import islice
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import polars as pl
 
@@ -376,7 +376,7 @@ def _read_spooled(
         copy = Path(folder) / (where.name or "input")
         try:
             with where.open("rb") as src, copy.open("wb") as dst:
-                shutil.copyfileobj(src, dst, 1 << 20)
+                _copy_pipe(src, dst)
         except OSError as exc:
             raise SourceError(f"{where}: cannot read the input ({exc.strerror})") from exc
         try:
@@ -387,6 +387,24 @@ def _read_spooled(
     if "notes" in stats:
         stats["notes"] = [note.replace(str(copy), str(where)) for note in stats["notes"]]
     return frame, stats
+
+
+_PIPE_WAIT_S = 0.25
+
+
+def _copy_pipe(src: BinaryIO, dst: BinaryIO) -> None:
+    """Copy a pipe to a file, waiting for data in short slices: a signal (SIGTERM) delivered
+    to another thread than the main one cannot interrupt a blocking read, and Python runs its
+    handler only when the main thread returns from the read; a pipe that stays silent would
+    keep the process from stopping."""
+    fd = src.fileno()
+    while True:
+        if not select.select([fd], [], [], _PIPE_WAIT_S)[0]:
+            continue  # nothing yet: back in Python, where pending signal handlers run
+        chunk = os.read(fd, 1 << 20)
+        if not chunk:
+            return
+        dst.write(chunk)
 
 
 def _read_parquet(where: Path) -> pl.DataFrame:
