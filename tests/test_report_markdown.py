@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from answer_audit.audit import AuditSettings, audit
 from answer_audit.report.audit_md import render_audit_markdown
-from answer_audit.report.markdown_safe import cell, fence, table
+from answer_audit.report.markdown_safe import OwnMarkdown, cell, fence, table
 
 HOSTILE = "a | b\nc ``` d ```` e <script>alert(1)</script>"
 
@@ -97,3 +97,10 @@ _ONE_LINE = st.text(
 @given(_ONE_LINE)
 def test_a_cell_renders_as_written(text: str) -> None:
     assert _rendered_cell(text) == text
+
+
+def test_own_markdown_keeps_its_code_spans_in_an_untrusted_table() -> None:
+    described = OwnMarkdown("lines that are one choice alone (`bare-line`)")
+    assert table(["rule", "meaning"], [["`x`", described]]).splitlines()[2] == (
+        "| \\`x\\` | lines that are one choice alone (`bare-line`) |"
+    )

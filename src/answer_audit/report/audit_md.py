@@ -98,7 +98,7 @@ CELLS_NOTE = (
 
 def _sensitivity(r: AuditResult) -> list[str]:
     rows = [
-        [s["name"], f"`{s['parser']}`", s["normalizer"], s["n"], s["flips"],
+        [s["name"], s["parser"], s["normalizer"], s["n"], s["flips"],
          pct(s["stored_error_pct"]), pct(s["error_pct"]), f"{s['delta_pp']:+.2f}",
          f"{s['delta_ci'][0]:+.2f} to {s['delta_ci'][1]:+.2f}", pval(s["mcnemar_p"])]
         for s in r.schemes

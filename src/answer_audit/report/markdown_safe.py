@@ -13,15 +13,21 @@ _BACKTICK_RUN = re.compile(r"`+")
 _INLINE = re.compile(r"[\[\]`*~]|(?<![^\W_])_|_(?![^\W_])")
 
 
+class OwnMarkdown(str):
+    """Markdown this program wrote (a rule's description, with its patterns in code spans): a
+    table cell treats it as ``trusted``, whatever the rest of the table is."""
+
+
 def cell(value: object, trusted: bool = False) -> str:
     """One Markdown table cell: ``|`` escaped and newlines as ``<br>``.
 
     Untrusted text (the default) also gets backslashes doubled, HTML brackets neutralized and
     inline Markdown escaped, so it renders as written: ``![x](http://host/t.png)`` shows those
-    characters instead of loading an image. ``trusted`` text of our own keeps its code spans.
+    characters instead of loading an image. ``trusted`` text of our own (or an `OwnMarkdown`
+    value) keeps its code spans and backslashes.
     """
     text = "" if value is None else str(value)
-    if not trusted:
+    if not trusted and not isinstance(value, OwnMarkdown):
         text = text.replace("\\", "\\\\")
         text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
         text = _INLINE.sub(lambda m: "\\" + m.group(), text)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from answer_audit.report.audit_md import pval
-from answer_audit.report.markdown_safe import cell, table
+from answer_audit.report.markdown_safe import OwnMarkdown, cell, table
 from answer_audit.rescore import RescoreResult
 
 SIDES = ("stored", "rescored")
@@ -162,7 +162,7 @@ def _incidence(r: RescoreResult) -> list[str]:
     title = "How the JSON field appeared" if inc["by"] == "json-field" else "Which rule fired"
     total = sum(c["n"] for c in inc["categories"]) or 1
     rows = [
-        [c["category"], c["description"], c["n"], f"{100 * c['n'] / total:.1f}",
+        [c["category"], OwnMarkdown(c["description"]), c["n"], f"{100 * c['n'] / total:.1f}",
          f"{c['correct']}/{c['scored']}", *(c["truth"][k] for k in classes)]
         for c in inc["categories"]
     ]  # fmt: skip
