@@ -123,7 +123,7 @@ def child_loop(parquet: str, cap: str) -> dict[str, Any]:
     import polars as pl
 
     from answer_audit import get_parser, is_correct, strip_think
-    from answer_audit.audit import BLOCK_MARKERS, ROLE_MARKERS
+    from answer_audit.auditing import BLOCK_MARKERS, ROLE_MARKERS
     from answer_audit.schemes import default_schemes
 
     frame = pl.read_parquet(parquet, columns=["raw", "parsed", "truth"])

@@ -3,7 +3,7 @@
 import polars as pl
 import pytest
 
-from answer_audit.audit import AuditSettings, audit
+from answer_audit.auditing import AuditSettings, audit
 from answer_audit.schemes import Scheme, parse_scheme
 
 
@@ -174,7 +174,7 @@ def test_parse_scheme_errors(text: str) -> None:
 
 
 def test_slicing_the_table_changes_no_number(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    import answer_audit.audit as audit_module
+    import answer_audit.auditing as audit_module
     from answer_audit.demo import write_demo_runs
     from answer_audit.sources.runs import load_runs
 
@@ -186,3 +186,18 @@ def test_slicing_the_table_changes_no_number(tmp_path, monkeypatch) -> None:  # 
     sliced = audit(frame, settings=settings).to_dict()
     assert frame.height > 7 * 3 and whole["examples"] and whole["think"]["rows"]
     assert sliced == whole
+
+
+def test_package_functions_stay_functions_after_their_modules_load() -> None:
+    # The README's library example imports the report module (which loads the audit module)
+    # before calling aa.audit; a submodule named like the function replaced it on the package.
+    import answer_audit as aa
+    import answer_audit.auditing
+    import answer_audit.report.audit_md
+    import answer_audit.rescoring
+
+    t = pl.DataFrame({"id": ["1"], "raw": ["Paris."], "parsed": ["Paris."], "label": [True],
+                      "truth": ["Paris"]})  # fmt: skip
+    for _ in range(2):
+        assert aa.audit(t).coverage["rows"] == 1
+        assert aa.rescore(t, "freeform/v3", n_boot=10).coverage["rows"] == 1

@@ -10,7 +10,7 @@ import pytest
 from markupsafe import escape
 from typer.testing import CliRunner
 
-from answer_audit.audit import AuditResult, AuditSettings, audit
+from answer_audit.auditing import AuditResult, AuditSettings, audit
 from answer_audit.cli import app
 from answer_audit.report.charts import delta_scale, nice_ticks
 from answer_audit.report.html import environment, render_audit_html, split_raw

@@ -17,7 +17,7 @@ from answer_audit.report.charts import heat_table
 from answer_audit.report.html import ELIDED, GAP_CONTEXT, mark_spans
 from answer_audit.report.html_diff import render_diff_html
 from answer_audit.report.html_rescore import delta_interval, render_rescore_html
-from answer_audit.rescore import RescoreResult, rescore
+from answer_audit.rescoring import RescoreResult, rescore
 from html_fixtures import (
     HOSTILE,
     STAMP,

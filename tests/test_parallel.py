@@ -72,7 +72,7 @@ def test_workers_resolve_to_the_cores_by_default(monkeypatch: pytest.MonkeyPatch
 
 def test_rescore_and_diff_with_workers_give_the_same_results(tiny_threshold: None) -> None:
     from answer_audit.diff import diff_labelings
-    from answer_audit.rescore import rescore
+    from answer_audit.rescoring import rescore
 
     frame = pl.DataFrame({"id": [str(i) for i in range(len(TEXTS))], "raw": TEXTS, "truth": TRUTHS},
                          schema={"id": pl.String, "raw": pl.String, "truth": pl.String})  # fmt: skip
@@ -89,8 +89,8 @@ def test_an_audit_overlapping_threads_and_workers_equals_the_serial_one(
 ) -> None:
     # workers > 1: the row-by-row schemes of each slice run from a second thread while the
     # vectorized ones run here; many slices, schemes of both kinds, one parser in both
-    import answer_audit.audit as audit_module
-    from answer_audit.audit import AuditSettings, audit
+    import answer_audit.auditing as audit_module
+    from answer_audit.auditing import AuditSettings, audit
     from answer_audit.demo import write_demo_runs
     from answer_audit.schemes import default_schemes
     from answer_audit.sources.runs import load_runs

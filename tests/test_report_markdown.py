@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from answer_audit.audit import AuditSettings, audit
+from answer_audit.auditing import AuditSettings, audit
 from answer_audit.report.audit_md import render_audit_markdown
 from answer_audit.report.markdown_safe import OwnMarkdown, cell, fence, table
 

@@ -14,7 +14,7 @@ import pytest
 from answer_audit.metrics import bootstrap_accuracy, bootstrap_balanced_accuracy
 from answer_audit.outputs import OutputError, write_rows
 from answer_audit.parsers import JsonFieldPreset, PresetError
-from answer_audit.rescore import rescore
+from answer_audit.rescoring import rescore
 from answer_audit.sources import ColumnMap, load_files
 
 # A JSON-answer results file: (id, site, prediction, truth, error, stored grade, stored label).

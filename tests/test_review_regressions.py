@@ -9,11 +9,11 @@ import polars as pl
 import pytest
 from typer.testing import CliRunner
 
-from answer_audit.audit import AuditSettings, audit
+from answer_audit.auditing import AuditSettings, audit
 from answer_audit.cli import app
 from answer_audit.diff import diff_labelings
 from answer_audit.labeling import group_indices
-from answer_audit.rescore import rescore
+from answer_audit.rescoring import rescore
 from answer_audit.schemes import Scheme, label_value, stored_extraction
 from answer_audit.sources import ColumnMap, SourceError, load_files, parse_label
 

@@ -12,8 +12,8 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-import answer_audit.audit as audit_module
-from answer_audit.audit import AuditSettings, audit
+import answer_audit.auditing as audit_module
+from answer_audit.auditing import AuditSettings, audit
 from answer_audit.loading import RUN_GROUPS, SourceSpec, load, load_streamed
 from answer_audit.sources import ColumnMap, SourceError, load_files, load_runs
 from answer_audit.sources.lazy import InMemoryRows, StreamedTable

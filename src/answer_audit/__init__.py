@@ -16,9 +16,9 @@ from answer_audit.parsers import (
 from answer_audit.text import normalize, strip_think, truncate_at_markers
 
 if TYPE_CHECKING:  # the lazy names below, for type checkers and editors
-    from answer_audit.audit import AuditResult, AuditSettings, audit
+    from answer_audit.auditing import AuditResult, AuditSettings, audit
     from answer_audit.diff import DiffResult, diff_labelings
-    from answer_audit.rescore import RescoreResult, rescore
+    from answer_audit.rescoring import RescoreResult, rescore
     from answer_audit.schemes import Scheme
     from answer_audit.sources import (
         ColumnMap,
@@ -36,12 +36,12 @@ __version__ = "0.1.0"
 # The table-level API imports Polars and NumPy; it loads on first use, so extracting one answer
 # stays a light import.
 _LAZY = {
-    "audit": "answer_audit.audit",
-    "AuditResult": "answer_audit.audit",
-    "AuditSettings": "answer_audit.audit",
+    "audit": "answer_audit.auditing",
+    "AuditResult": "answer_audit.auditing",
+    "AuditSettings": "answer_audit.auditing",
     "Scheme": "answer_audit.schemes",
-    "rescore": "answer_audit.rescore",
-    "RescoreResult": "answer_audit.rescore",
+    "rescore": "answer_audit.rescoring",
+    "RescoreResult": "answer_audit.rescoring",
     "diff_labelings": "answer_audit.diff",
     "DiffResult": "answer_audit.diff",
     "ColumnMap": "answer_audit.sources",

@@ -23,7 +23,7 @@ from rich.text import Text
 from typer.core import TyperGroup
 
 from answer_audit import cli_options as opt
-from answer_audit.audit import AuditResult, AuditSettings, audit
+from answer_audit.auditing import AuditResult, AuditSettings, audit
 from answer_audit.cli_options import split_list
 from answer_audit.demo import check_demo_folder, write_demo_runs
 from answer_audit.extract import extract

@@ -22,7 +22,7 @@ from answer_audit.report.html_diff import render_diff_html
 from answer_audit.report.html_rescore import render_rescore_html
 from answer_audit.report.rescore_md import render_rescore_markdown
 from answer_audit.report.terminal import inert, print_diff, print_rescore
-from answer_audit.rescore import rescore
+from answer_audit.rescoring import rescore
 from answer_audit.schemes import KINDS, Kind
 from answer_audit.sources import ColumnMap, LoadedTable
 from answer_audit.sources.canonical import with_null_values

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from answer_audit.audit import AuditResult
+from answer_audit.auditing import AuditResult
 from answer_audit.report.markdown_safe import cell, fence, table
 
 

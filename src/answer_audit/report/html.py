@@ -17,7 +17,7 @@ from typing import Any
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup, escape
 
-from answer_audit.audit import BLOCK_MARKERS, ROLE_MARKERS, AuditResult
+from answer_audit.auditing import BLOCK_MARKERS, ROLE_MARKERS, AuditResult
 from answer_audit.report import charts
 from answer_audit.report.audit_md import (
     CELLS_NOTE,
@@ -67,7 +67,7 @@ def render_audit_html(result: AuditResult, *, generated_at: str = "", max_rows: 
 
     Deterministic: the same result and ``generated_at`` give the same bytes.
 
-    >>> from answer_audit.audit import audit
+    >>> from answer_audit.auditing import audit
     >>> import polars as pl
     >>> t = pl.DataFrame({"id": ["1"], "raw": ["Paris"], "parsed": ["Paris"],
     ...                   "label": [True], "truth": ["Paris"]})

@@ -15,7 +15,7 @@ from answer_audit.metrics import holm, paired_delta_ci_counts
 from answer_audit.report import charts
 from answer_audit.report.html import environment
 from answer_audit.report.rescore_md import SIDES, stored_label_text
-from answer_audit.rescore import RescoreResult
+from answer_audit.rescoring import RescoreResult
 
 ALPHA = 0.05
 
@@ -26,7 +26,7 @@ def render_rescore_html(result: RescoreResult, *, generated_at: str = "") -> str
     Deterministic: the same result and ``generated_at`` give the same bytes.
 
     >>> import polars as pl
-    >>> from answer_audit.rescore import rescore
+    >>> from answer_audit.rescoring import rescore
     >>> t = pl.DataFrame({"id": ["1"], "raw": ["Answer: b"], "parsed": ["a"], "truth": ["b"]})
     >>> render_rescore_html(rescore(t, "choice/v3", n_boot=10)).startswith("<!DOCTYPE html>")
     True

@@ -6,7 +6,7 @@ from typing import Any
 
 from answer_audit.report.audit_md import pval
 from answer_audit.report.markdown_safe import OwnMarkdown, cell, table
-from answer_audit.rescore import RescoreResult
+from answer_audit.rescoring import RescoreResult
 
 SIDES = ("stored", "rescored")
 

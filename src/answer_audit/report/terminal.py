@@ -27,7 +27,7 @@ from answer_audit.report.rescore_md import (
     metric_rows,
     stored_label_text,
 )
-from answer_audit.rescore import RescoreResult
+from answer_audit.rescoring import RescoreResult
 
 # C0 controls but tab and newline, and DEL, as their Unicode control pictures (ESC -> ␛); C1
 # controls (0x80-0x9f: 0x9b opens a CSI sequence on some terminals) as the replacement

@@ -31,7 +31,7 @@ from answer_audit.sources.errors import SourceError, first_line
 
 
 class Rows(Protocol):
-    """A canonical table read by slices (see `answer_audit.audit.audit`)."""
+    """A canonical table read by slices (see `answer_audit.auditing.audit`)."""
 
     @property
     def height(self) -> int: ...
