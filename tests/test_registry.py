@@ -243,7 +243,7 @@ def test_cue_patterns_keep_their_own_groups(tmp_path: Path) -> None:
         ("x = " + "[" * 5000 + "]" * 5000 + "\n", "not a readable TOML file: nested too deeply"),
         ('[preset."choice/u"]\nfamily = "choice"\nchoices = "1234"\n'
          '[[preset."choice/u".steps]]\nkind = "last-char"\nrule = "r"\n',
-         r"key 'preset.choice/u.choices': choice set '1234' has no letters"),
+         r"key 'preset.choice/u.choices': choices '1234' holds '1' '2' '3' '4'"),
         ('[preset."choice/u"]\nfamily = "choice"\n[[preset."choice/u".steps]]\n'
          'kind = "window"\nrule = "r"\nlines = 0\n',
          r"key 'preset.choice/u.steps.0.lines'"),  # no family tag in the key
@@ -303,3 +303,9 @@ def test_case_insensitive_or_escaped_uppercase_is_fine(tmp_path: Path) -> None:
             "kind = \"regex\"\nrule = \"r\"\npatterns = ['(?i:Final):\\s*([{L}])', '\\S([{L}])']\n")  # fmt: skip
     presets = PresetSet.from_file(write(tmp_path, body))
     assert extract("final: c", "choice/u", presets=presets).value == "c"
+
+
+def test_a_choice_range_in_a_preset_file_names_the_key(tmp_path: Path) -> None:
+    path = write(tmp_path, '[preset."c/x"]\nfamily = "choice"\nbase = "choice/v3"\nchoices = "a-e"\n')
+    with pytest.raises(PresetError, match=r"key 'preset\.c/x\.choices': .*ranges such as a-e"):
+        load_preset_file(path)

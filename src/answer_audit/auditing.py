@@ -16,10 +16,12 @@ import numpy as np
 import polars as pl
 
 from answer_audit.labeling import outside_choices, with_choices
-from answer_audit.metrics import holm, mcnemar, paired_delta_ci_counts
+from answer_audit.metrics import check_bootstrap, holm, mcnemar, paired_delta_ci_counts
 from answer_audit.parsers import FreeformPreset, Parser
+from answer_audit.parsers.choice import validated_choices
 from answer_audit.schemes import (
     CONSISTENCY,
+    KINDS,
     ExtractionCache,
     Kind,
     Scheme,
@@ -31,7 +33,8 @@ from answer_audit.schemes import (
     mask_error_rows,
     row_by_row,
 )
-from answer_audit.sources.lazy import Rows, as_rows
+from answer_audit.sources.canonical import in_memory_table
+from answer_audit.sources.lazy import InMemoryRows, Rows, StreamedRows, as_rows
 
 ROLE_MARKERS = ("user:", "assistant:", "system:", "\nuser", "\nassistant", "\nsystem")
 BLOCK_MARKERS = ("passage:", "question:", "article:", "movie title:", "movie plot:")
@@ -50,6 +53,23 @@ class AuditSettings:
     alpha: float = 0.05
     max_examples: int = 30
     choices: str | None = None  # choice audits: the choice letters (default: each preset's)
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise ValueError(f"kind must be one of {', '.join(KINDS)}; got {self.kind!r}")
+        if isinstance(self.group_by, str):
+            raise TypeError(
+                f"group_by takes a sequence of column names, e.g. ({self.group_by!r},); "
+                f"got the string {self.group_by!r}"
+            )
+        object.__setattr__(self, "group_by", tuple(self.group_by))
+        check_bootstrap(self.n_boot, self.seed)
+        if isinstance(self.alpha, bool) or not isinstance(self.alpha, int | float) or not 0 < self.alpha < 1:
+            raise ValueError(f"alpha must be a number between 0 and 1, e.g. 0.05; got {self.alpha!r}")
+        if isinstance(self.max_examples, bool) or not isinstance(self.max_examples, int) or self.max_examples < 0:
+            raise ValueError(f"max_examples must be a non-negative integer; got {self.max_examples!r}")
+        if self.choices is not None:
+            object.__setattr__(self, "choices", validated_choices(self.choices))
 
 
 @dataclass
@@ -96,12 +116,20 @@ def audit(
     0
     """
     settings = settings or AuditSettings()
-    schemes = list(schemes) if schemes is not None else default_schemes(settings.kind)
+    if not isinstance(settings, AuditSettings):
+        raise TypeError(
+            f"settings must be an AuditSettings, e.g. AuditSettings(group_by=('model',)); got "
+            f"{type(settings).__name__}"
+        )
+    schemes = _checked_schemes(schemes) if schemes is not None else default_schemes(settings.kind)
     if settings.choices is not None:
         if settings.kind != "choice":
             raise ValueError("choices apply to choice audits only (--kind choice)")
         presets = with_choices(presets, settings.choices)
-    rows = as_rows(frame)
+    if isinstance(frame, StreamedRows | InMemoryRows):
+        rows: Rows = frame
+    else:  # a caller's table, read as the file readers read one
+        rows = as_rows(in_memory_table(frame, settings.group_by, what="the audit table"))
     _check_columns(rows.columns, settings)
     for scheme in schemes:
         check_scheme(scheme, settings.kind, presets)
@@ -271,6 +299,24 @@ def _slim(
     """One scheme on one slice: rule, span and label per row (the values are not kept)."""
     labelled = apply_scheme(chunk, scheme, settings.kind, presets, cache, workers)
     return mask_error_rows(chunk, labelled).select("rule", "span_start", "span_end", "correct")
+
+
+def _checked_schemes(schemes: object) -> list[Scheme]:
+    """The caller's schemes as a list, refused when one is not a Scheme or two share a name
+    (each name keys its columns and report rows)."""
+    if isinstance(schemes, str | Scheme) or not isinstance(schemes, Sequence):
+        raise TypeError(
+            "schemes must be a list of Scheme objects, e.g. [parse_scheme('mine=freeform/v3:v3')]"
+        )
+    odd = [s for s in schemes if not isinstance(s, Scheme)]
+    if odd:
+        raise TypeError(f"schemes must be Scheme objects (see parse_scheme); got {odd[0]!r}")
+    names = [s.name for s in schemes]
+    repeated = sorted({n for n in names if names.count(n) > 1})
+    if repeated:
+        raise ValueError(f"scheme name(s) {', '.join(repeated)} appear more than once; give each "
+                         "scheme its own name")  # fmt: skip
+    return list(schemes)
 
 
 def _check_columns(columns: list[str], settings: AuditSettings) -> None:

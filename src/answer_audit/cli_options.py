@@ -8,6 +8,8 @@ from typing import Annotated
 
 import typer
 
+from answer_audit.parsers.choice import validated_choices
+
 Sources = Annotated[
     list[Path] | None,
     typer.Argument(help="Input files: CSV, JSONL, JSON, Parquet, SQLite, lm-eval samples or "
@@ -94,15 +96,10 @@ def checked_choices(value: str | None) -> str | None:
     spaces. Anything else is refused: ``a-e`` would otherwise read as the two letters a, e."""
     if value is None:
         return None
-    letters = [c for c in value if c not in ", "]
-    odd = sorted({c for c in letters if not ("a" <= c.lower() <= "z")})
-    if odd or not letters:
-        shown = " ".join(repr(c) for c in odd) if odd else "no letters"
-        raise typer.BadParameter(
-            f"{value!r} holds {shown}; list every choice letter, e.g. --choices abcde "
-            "(ranges such as a-e are not read)"
-        )
-    return "".join(letters).lower()
+    try:
+        return validated_choices(value)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc).replace("e.g. abcde", "e.g. --choices abcde")) from None
 
 
 # Rescore and diff: how to build a parser from flags, and how to match.

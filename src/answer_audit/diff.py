@@ -132,6 +132,12 @@ def diff_labelings(
     >>> d.agreement["agree"], d.accuracy["a"], d.accuracy["b"]
     (2, 1.0, 1.0)
     """
+    for name, side in (("a", a), ("b", b)):
+        if not isinstance(side, str | Labels) and not hasattr(side, "extract"):
+            raise TypeError(
+                f"side {name} must be a preset name ('choice/v4'), 'stored' or 'stored:COLUMN', "
+                f"a preset, or Labels; got {side!r}"
+            )
     other = frame if frame_b is None else frame_b
     if other.height != frame.height:
         raise ValueError(f"A has {frame.height} rows, B {other.height}: align the tables first")

@@ -74,6 +74,10 @@ def resolve_parser(
     >>> resolve_parser("choice/v3", choices="abcde").choices
     'abcde'
     """
+    if not isinstance(parser, str) and not hasattr(parser, "extract"):
+        raise TypeError(
+            f"parser must be a preset name such as 'choice/v4' or a preset; got {parser!r}"
+        )
     preset = get_parser(parser, presets) if isinstance(parser, str) else parser
     if choices is None:
         return preset

@@ -355,3 +355,20 @@ def paired_delta_ci_counts(
         raise ValueError("paired_delta_ci needs at least one row")
     draws = np.concatenate(_multinomial_chunks(np.random.default_rng(seed), n, cells, B))
     return _interval((draws[:, 1] - draws[:, 2]) / n * 100.0, ci)
+
+
+MAX_BOOTSTRAP = 100_000  # resamples; far more than a stable interval needs
+
+
+def check_bootstrap(n_boot: object, seed: object, ci: object = 0.95) -> None:
+    """Raise a clear error for bootstrap settings that cannot work: ``n_boot`` an integer from
+    2 to `MAX_BOOTSTRAP`, ``seed`` a non-negative integer, ``ci`` between 0 and 1."""
+    if isinstance(n_boot, bool) or not isinstance(n_boot, int) or not 2 <= n_boot <= MAX_BOOTSTRAP:
+        raise ValueError(
+            f"n_boot (bootstrap resamples) must be an integer from 2 to {MAX_BOOTSTRAP:,}; "
+            f"got {n_boot!r}"
+        )
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise ValueError(f"seed must be a non-negative integer; got {seed!r}")
+    if isinstance(ci, bool) or not isinstance(ci, int | float) or not 0 < ci < 1:
+        raise ValueError(f"ci must be a number between 0 and 1, e.g. 0.95; got {ci!r}")

@@ -32,11 +32,13 @@ from answer_audit.metrics import (
     balanced_accuracy,
     bootstrap_accuracy,
     bootstrap_balanced_accuracy,
+    check_bootstrap,
     mcnemar_paired,
     per_class_recall,
 )
 from answer_audit.parsers import Parser
 from answer_audit.sources import LoadedTable
+from answer_audit.sources.canonical import in_memory_table
 
 Mask = npt.NDArray[np.bool_]
 JSON_KEYS = ("parser", "family", "normalizer", "settings", "coverage", "overall", "groups",
@@ -117,10 +119,13 @@ def rescore(
     >>> r.overall["stored"]["accuracy"], r.overall["rescored"]["accuracy"], r.overall["flips"]
     (0.5, 1.0, 1)
     """
-    frame = table.frame if isinstance(table, LoadedTable) else table
+    frame = (
+        table.frame
+        if isinstance(table, LoadedTable)
+        else in_memory_table(table, group_by, what="the rescore table")
+    )
     _check_columns(frame, group_by)
-    if n_boot < 2 or not 0 < ci < 1:
-        raise ValueError(f"bootstrap needs at least 2 resamples and 0 < ci < 1; got {n_boot}, {ci}")
+    check_bootstrap(n_boot, seed, ci)
     preset = resolve_parser(parser, presets, choices)
     kind = kind_of(preset)
     normalizer = pick_normalizer(normalizer, kind)

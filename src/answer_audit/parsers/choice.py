@@ -92,6 +92,27 @@ class ChoiceStep:
 DEFAULT_CHOICES = "abcd"
 
 
+
+@lru_cache(maxsize=256)
+def validated_choices(value: str) -> str:
+    """The choice letters ``value`` lists, as one word (``abcde``) or separated by commas or
+    spaces; raises ValueError for anything else: ``a-e`` would read as the two letters a, e.
+
+    >>> validated_choices("A, B, C")
+    'abc'
+    """
+    if not isinstance(value, str):
+        raise TypeError(f"choices must be a string of letters such as 'abcde', not {value!r}")
+    letters = [c for c in value if c not in ", "]
+    odd = sorted({c for c in letters if not ("a" <= c.lower() <= "z")})
+    if odd or not letters:
+        shown = " ".join(repr(c) for c in odd) if odd else "no letters"
+        raise ValueError(
+            f"choices {value!r} holds {shown}; list every choice letter, e.g. abcde "
+            "(ranges such as a-e are not read)"
+        )
+    return "".join(letters).lower()
+
 @dataclass(frozen=True)
 class ChoicePreset:
     """A frozen multiple-choice preset: ordered steps and the default choice set."""
@@ -104,12 +125,16 @@ class ChoicePreset:
     masks: tuple[str, ...] = ()
     user_patterns: bool = False  # from a preset file: run patterns with a time limit
 
+    def __post_init__(self) -> None:
+        validated_choices(self.choices)
+
     def extract(
         self, text: str, choices: str | None = None, choices_text: Options | None = None
     ) -> Extraction:
         """The choice in ``text``; ``choices_text`` gives the options' texts (by position, or
         keyed by letter) for the ``option-text`` step."""
-        return _run(self, text, (choices or self.choices).lower(), choices_text)
+        letters = self.choices if choices is None else validated_choices(choices)
+        return _run(self, text, letters.lower(), choices_text)
 
     def describe(self) -> list[str]:
         head = (

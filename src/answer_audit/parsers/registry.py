@@ -277,7 +277,10 @@ def _build(path: Path, name: str, spec: _AnySpec) -> Parser:
         )
     if any(f.name == "user_patterns" for f in dataclasses.fields(start)):  # type: ignore[arg-type]
         fields["user_patterns"] = True  # a file's regexes run with a time limit (parsers/timed.py)
-    preset: Parser = dataclasses.replace(start, name=name, **fields)  # type: ignore[type-var]
+    try:
+        preset: Parser = dataclasses.replace(start, name=name, **fields)  # type: ignore[type-var]
+    except ValueError as err:  # a choice preset's choices are checked when it is made
+        raise PresetError(f"{path}: key 'preset.{name}.choices': {err}") from None
     if isinstance(preset, ChoicePreset):
         if not preset.steps:
             raise PresetError(f"{path}: key 'preset.{name}.steps': a choice preset needs steps")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -89,6 +90,40 @@ def canonical_frame(
     columns += [_group_column(frame[g], nulls) for g in cmap.group_by if g != "source"]
     columns += [frame[name] for name in extra]
     return pl.DataFrame(columns)
+
+
+def in_memory_table(
+    frame: object, group_by: Sequence[str] = (), *, what: str = "the table"
+) -> pl.DataFrame:
+    """A caller's table as the canonical frame `audit`, `rescore` and `diff_labelings` read,
+    made the way the file readers make it: columns named by role (``id, raw, parsed, label,
+    truth, error, choices``; every other column is kept), text columns of other types
+    (Categorical, numbers) as text, a float truth's whole numbers as integers, labels in any
+    spelling `parse_label` reads (``"False"`` is false, NaN is missing), row numbers as ids
+    when there is no ``id`` column. A LazyFrame is collected.
+
+    Raises TypeError for anything but a Polars DataFrame, ValueError when ``raw`` or a group
+    column is missing, SourceError naming the column for a column that cannot be read.
+    """
+    if isinstance(frame, pl.LazyFrame):
+        frame = frame.collect()
+    if not isinstance(frame, pl.DataFrame):
+        raise TypeError(
+            f"{what}: expected a Polars DataFrame (or what load_files returns), got "
+            f"{type(frame).__name__}; a pandas DataFrame converts with polars.from_pandas(df)"
+        )
+    missing = [c for c in ("raw", *group_by) if c not in frame.columns]
+    if missing:
+        raise ValueError(
+            f"{what} lacks column(s) {', '.join(missing)}; available: {', '.join(frame.columns)}"
+        )
+    roles = {role: role if role in frame.columns else None for role in CANONICAL}
+    groups = tuple(g for g in group_by if g not in CANONICAL)
+    cmap = ColumnMap(**roles, group_by=groups)  # type: ignore[arg-type]
+    if "source" not in frame.columns:
+        frame = frame.with_columns(pl.lit(what).alias("source"))
+    extra = tuple(c for c in frame.columns if c not in (*CANONICAL, "source", *groups))
+    return canonical_frame(frame, cmap, where=what, extra=extra)
 
 
 def canonical_texts(frame: pl.DataFrame, cmap: ColumnMap, where: str) -> dict[str, pl.Series]:

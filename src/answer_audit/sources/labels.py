@@ -48,6 +48,8 @@ def parse_label(
     Example: `parse_label(pl.Series("ok", ["True", "0", None]))` gives `[true, false, null]`.
     """
     name = column or (values.name if isinstance(values, pl.Series) else "") or "label"
+    if isinstance(values, pl.Series) and values.dtype in (pl.Boolean, pl.Null):
+        return values.cast(pl.Boolean).alias(name)  # nothing to read
     cells = values.to_list() if isinstance(values, pl.Series) else list(values)
     parsed: list[bool | None] = []
     for row, value in enumerate(cells, start=1):

@@ -1,0 +1,100 @@
+"""The library's table functions read a caller's DataFrame as the file readers read a file,
+and refuse what they cannot use with a message that names the argument or column."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+import polars as pl
+import pytest
+
+import answer_audit as aa
+from answer_audit import AuditSettings, Scheme
+from answer_audit.sources import SourceError
+
+CHOICE = pl.DataFrame({
+    "id": ["1", "2", "3"], "raw": ["Answer: b", "Answer: c", "Answer: a"],
+    "parsed": ["b", "a", "a"], "truth": ["b", "c", "a"], "label": ["True", "False", "True"],
+})  # fmt: skip
+FREE = pl.DataFrame({
+    "id": ["1", "2", "3", "4"], "raw": ["Paris"] * 4, "parsed": ["Paris"] * 4,
+    "label": [1.0, 0.0, math.nan, 0.0], "truth": ["Paris"] * 4,
+})  # fmt: skip
+CHOICE_SETTINGS = AuditSettings(kind="choice", n_boot=10)
+
+
+def test_string_labels_are_read_not_taken_as_truthy() -> None:
+    # "False" is a non-empty string: it counted as a correct stored label
+    stored = aa.rescore(CHOICE, "choice/v3", n_boot=10).overall["stored_label"]
+    assert stored["accuracy"] == pytest.approx(2 / 3)
+    assert aa.audit(CHOICE, settings=CHOICE_SETTINGS).consistency["n"] == 3  # type: ignore[index]
+
+
+def test_a_nan_label_is_missing() -> None:
+    result = aa.audit(FREE)
+    assert result.coverage["scored"] == 3
+    assert result.coverage["skipped"]["no_stored_label"] == 1
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        pl.col("truth").cast(pl.Categorical),
+        pl.col("parsed").cast(pl.Categorical),
+        pl.col("raw").cast(pl.Categorical),
+        pl.Series("truth", [2, 3, 1]),  # option numbers: 2 is b
+        pl.Series("truth", [2.0, 3.0, 1.0]),
+    ],
+)
+def test_other_column_types_read_as_the_file_readers_read_them(change: pl.Expr) -> None:
+    table = CHOICE.with_columns(change)
+    assert aa.rescore(table, "choice/v3", n_boot=10).overall["rescored"]["accuracy"] == 1.0
+    assert aa.audit(table, settings=CHOICE_SETTINGS).coverage["scored"] == 3
+
+
+def test_no_id_column_and_lazy_frames() -> None:
+    assert aa.audit(FREE.drop("id")).coverage["rows"] == 4
+    assert aa.audit(FREE.lazy()).coverage["rows"] == 4
+    assert aa.rescore(CHOICE.drop("id").lazy(), "choice/v3", n_boot=10).coverage["rows"] == 3
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "fragment"),
+    [
+        (lambda: aa.audit(None), TypeError, "expected a Polars DataFrame"),
+        (lambda: aa.rescore([1, 2], "choice/v3"), TypeError, "polars.from_pandas"),
+        (lambda: aa.audit(FREE.drop("raw")), ValueError, "lacks column(s) raw"),
+        (lambda: aa.audit(FREE.with_columns(pl.Series("raw", [[1]] * 4))), SourceError,
+         "column 'raw'"),
+        (lambda: aa.audit(CHOICE.with_columns(label=pl.lit("maybe")), settings=CHOICE_SETTINGS),
+         SourceError, "cannot read 'maybe' as a label"),
+        (lambda: aa.rescore(CHOICE, None), TypeError, "parser must be a preset name"),
+        (lambda: aa.diff_labelings(CHOICE, None, "choice/v3"), TypeError, "side a must be"),
+        (lambda: aa.audit(FREE, settings={"seed": 1}), TypeError, "AuditSettings"),
+        (lambda: aa.audit(FREE, schemes="parse_only"), TypeError, "list of Scheme"),
+        (lambda: aa.audit(FREE, schemes=[Scheme("x", "freeform/v3"), Scheme("x", "freeform/v2")]),
+         ValueError, "x appear more than once"),
+        (lambda: aa.rescore(CHOICE, "choice/v3", n_boot=10.5), ValueError, "n_boot"),
+        (lambda: aa.rescore(CHOICE, "choice/v3", n_boot=10**9), ValueError, "100,000"),
+        (lambda: aa.rescore(CHOICE, "choice/v3", seed=-1), ValueError, "seed"),
+        (lambda: AuditSettings(n_boot=1), ValueError, "n_boot"),
+        (lambda: AuditSettings(group_by="model"), TypeError, "('model',)"),
+        (lambda: AuditSettings(kind="mcq"), ValueError, "kind must be one of"),
+        (lambda: AuditSettings(kind="choice", choices="a-e"), ValueError, "ranges"),
+        (lambda: aa.rescore(CHOICE, "choice/v3", choices="a-e"), ValueError, "ranges"),
+        (lambda: aa.extract("Answer: c", "choice/v3", choices="a-e"), ValueError, "ranges"),
+    ],
+)  # fmt: skip
+def test_unusable_arguments_are_clear_errors(
+    call: Callable[[], object], error: type[Exception], fragment: str
+) -> None:
+    with pytest.raises(error, match=None) as info:
+        call()
+    assert fragment in str(info.value)
+
+
+def test_group_by_as_a_list_is_kept_as_a_tuple() -> None:
+    settings = AuditSettings(group_by=["g"])  # type: ignore[arg-type]
+    assert settings.group_by == ("g",)
+    assert aa.audit(FREE.with_columns(g=pl.lit("x")), settings=settings).coverage["groups"] == 1
