@@ -204,10 +204,50 @@ def test_a_group_that_takes_no_part_is_no_crash(tmp_path: Path) -> None:
         presets = _choice_file(
             tmp_path,
             f'kind = "{kind}"\nrule = "r"\ntriggers = ["answer"]\n'
-            "patterns = ['answer:\\s*(?:\\(([{L}])\\)|([{L}]))']",
+            "patterns = ['answer:\\s*(?:\\(([{L}])\\)|[{L}]\\b)']",
         )
         assert extract("The answer: (b)", "choice/u", presets=presets).value == "b"
         assert extract("The answer: b", "choice/u", presets=presets).value is None
+
+
+def test_a_pattern_with_two_capture_groups_is_refused(tmp_path: Path) -> None:
+    # only group 1 is read: "(answer): ([{L}])" answered "answer", never the letter
+    with pytest.raises(PresetError, match=r"steps\.0\.patterns': .* has 2 capture groups"):
+        _choice_file(tmp_path, 'kind = "regex"\nrule = "r"\npatterns = [\'(answer): ([{L}])\']')
+
+
+@pytest.mark.parametrize(
+    ("step", "message"),
+    [
+        ('kind = "regex"\nrule = "r"', "steps.0.patterns': a regex step needs"),
+        ('kind = "trigger-lines"\nrule = "r"\npatterns = [\'([{L}])\']',
+         "steps.0.triggers': a trigger-lines step needs"),
+        ('kind = "statements"\nrule = "r"', "steps.0.patterns': a statements step needs"),
+        ('kind = "last-char"\nrule = "pattern-timeout"', "'pattern-timeout' is a rule the engine"),
+    ],
+)  # fmt: skip
+def test_steps_that_never_answer_or_take_an_engine_rule_are_refused(
+    tmp_path: Path, step: str, message: str
+) -> None:
+    with pytest.raises(PresetError, match=None) as info:
+        _choice_file(tmp_path, step)
+    assert message in str(info.value)
+
+
+@pytest.mark.parametrize("name", ["stored", "json", "a=b:c", "stored:pred", "my preset"])
+def test_names_the_command_line_cannot_use_are_refused(tmp_path: Path, name: str) -> None:
+    path = write(tmp_path, f'[preset."{name}"]\nfamily = "choice"\nbase = "choice/v3"\n')
+    with pytest.raises(PresetError, match="cannot name a preset"):
+        load_preset_file(path)
+
+
+def test_null_as_outside_allowed_is_refused(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        '[preset."j/x"]\nfamily = "json"\nfield = "g"\nnull_as = 99\nallowed = [6, 10]\n',
+    )
+    with pytest.raises(PresetError, match=r"null_as': 99 is outside allowed \[6, 10\]"):
+        load_preset_file(path)
 
 
 def test_a_capture_of_more_or_less_than_one_letter_is_no_choice(tmp_path: Path) -> None:

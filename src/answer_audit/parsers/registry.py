@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 import tomllib
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -204,6 +205,12 @@ def load_preset_file(path: str | Path) -> dict[str, Parser]:
                 f"{path}: key 'preset.{name}': {name} is a built-in preset and cannot be "
                 "redefined; give yours a new name"
             )
+        if name in _RESERVED_NAMES or name.startswith("stored:") or _UNUSABLE_NAME.search(name):
+            raise PresetError(
+                f"{path}: key {'preset.' + name!r}: {name!r} cannot name a preset: 'stored' and "
+                "'json' are keywords of --parser and --scheme, which also split names at '=', "
+                "':', ',' and spaces; give it a name such as 'mine/choice'"
+            )
     return {name: _build(path, name, s) for name, s in spec.preset.items()}
 
 
@@ -241,6 +248,39 @@ def _start(path: Path, name: str, spec: _AnySpec) -> Parser:
             f"{path}: key 'preset.{name}.base': {spec.base!r} is not a built-in {spec.family} preset"
         )
     return base
+
+
+# Names the command line reads as something else than a preset.
+_RESERVED_NAMES = frozenset({"stored", "json"})
+_UNUSABLE_NAME = re.compile(r"[=:,\s]")
+# Rules the engines and the audit report themselves: a step of a preset file that took one
+# would be counted with them.
+RESERVED_RULES = frozenset({
+    "not-found", "pattern-timeout", "no-output", "error", "empty", "unclosed-think",
+    "stored", "stored-missing", "stored-unparseable",
+})  # fmt: skip
+# Which step fields each kind of choice step reads its answer from: without them it never
+# answers.
+_NEEDED = {"trigger-lines": ("triggers", "patterns"), "regex": ("patterns",),
+           "window": ("patterns",)}  # fmt: skip
+
+
+def _check_steps(path: Path, name: str, steps: tuple[ChoiceStep, ...]) -> None:
+    """Refuse steps that could never answer or would mislabel their answers."""
+    for i, step in enumerate(steps):
+        key = f"preset.{name}.steps.{i}"
+        if step.rule in RESERVED_RULES:
+            raise PresetError(
+                f"{path}: key '{key}.rule': {step.rule!r} is a rule the engine reports itself "
+                "(no answer, a timeout, a stored parse); give the step its own rule name"
+            )
+        needed = _NEEDED.get(step.kind, ("patterns",) if step.kind == "statements" and not step.bare else ())
+        for field_name in needed:
+            if not getattr(step, field_name):
+                raise PresetError(
+                    f"{path}: key '{key}.{field_name}': a {step.kind} step needs at least one "
+                    f"of its {field_name}; without them it never answers"
+                )
 
 
 def _build(path: Path, name: str, spec: _AnySpec) -> Parser:
@@ -284,6 +324,7 @@ def _build(path: Path, name: str, spec: _AnySpec) -> Parser:
     if isinstance(preset, ChoicePreset):
         if not preset.steps:
             raise PresetError(f"{path}: key 'preset.{name}.steps': a choice preset needs steps")
+        _check_steps(path, name, preset.steps)
         try:
             fill = choice_fill(choice_letters(preset.choices.lower()))
         except ValueError as err:
@@ -297,7 +338,14 @@ def _build(path: Path, name: str, spec: _AnySpec) -> Parser:
                 for pattern in getattr(step, key):
                     # as the engine compiles it: choices filled, a cue inside its template
                     source = cue_source(templates[key], [pattern]) if key in templates else pattern
-                    _check_pattern(path, f"preset.{name}.steps.{i}.{key}", source, fill)
+                    where = f"preset.{name}.steps.{i}.{key}"
+                    compiled = _check_pattern(path, where, source, fill)
+                    if key == "patterns" and compiled.groups > 1:
+                        raise PresetError(
+                            f"{path}: key {where!r}: {pattern!r} has {compiled.groups} capture "
+                            "groups; the answer is group 1 (or the whole match without one), so "
+                            "capture only the choice and write other groups as (?:...)"
+                        )
         for pattern in preset.masks:
             _check_lowercase(path, f"preset.{name}.masks", pattern, "masks")
             _check_pattern(path, f"preset.{name}.masks", pattern, fill)
@@ -307,6 +355,14 @@ def _build(path: Path, name: str, spec: _AnySpec) -> Parser:
                 _check_pattern(path, f"preset.{name}.{key}", pattern)
     if isinstance(preset, JsonFieldPreset) and not preset.field:
         raise PresetError(f"{path}: key 'preset.{name}.field': a json preset needs a field")
+    if isinstance(preset, JsonFieldPreset) and preset.null_as is not None and preset.allowed:
+        low, high = preset.allowed
+        if not low <= preset.null_as <= high:
+            raise PresetError(
+                f"{path}: key 'preset.{name}.null_as': {preset.null_as} is outside allowed "
+                f"[{low}, {high}], so a null answer would be read as a value no other answer "
+                "may take; widen allowed or change null_as"
+            )
     return preset
 
 
@@ -325,7 +381,7 @@ def _check_lowercase(path: Path, key: str, pattern: str, kind: str) -> None:
 
 def _check_pattern(
     path: Path, key: str, pattern: str, fill: Mapping[str, str] | None = None
-) -> None:
+) -> Any:
     """Refuse a pattern the engine could not compile (with the `regex` module, as it will run)
     or that would blow up while compiling (`timed.check_user_pattern`)."""
     probe = pattern
@@ -334,8 +390,7 @@ def _check_pattern(
     problem = check_user_pattern(probe)
     if problem is None:
         try:
-            compile_user_pattern(probe)
+            return compile_user_pattern(probe)
         except Exception as err:  # regex.error, OverflowError, RecursionError (too deep)
             problem = f"invalid regular expression: {err}"
-    if problem is not None:
-        raise PresetError(f"{path}: key {key!r}: {problem}")
+    raise PresetError(f"{path}: key {key!r}: {problem}")
