@@ -98,3 +98,11 @@ def test_group_by_as_a_list_is_kept_as_a_tuple() -> None:
     settings = AuditSettings(group_by=["g"])  # type: ignore[arg-type]
     assert settings.group_by == ("g",)
     assert aa.audit(FREE.with_columns(g=pl.lit("x")), settings=settings).coverage["groups"] == 1
+
+
+def test_a_boolean_error_column_marks_the_true_rows() -> None:
+    # every non-empty cell is an error; a boolean False was written "false" and counted
+    table = CHOICE.with_columns(error=pl.Series([False, True, None]))
+    result = aa.rescore(table, "choice/v3", n_boot=10)
+    assert result.overall["rescored"]["errors"] == 1
+    assert result.rows["rule"].to_list()[1] == "error"

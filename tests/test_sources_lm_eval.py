@@ -217,3 +217,26 @@ def test_cli_rescore_reads_lm_eval_with_metric(tmp_path: Path) -> None:
     assert report["settings"]["group_by"] == ["task", "filter"]
     assert report["overall"]["rescored"]["accuracy"] == 0.9
     assert report["overall"]["stored_label"]["accuracy"] == 0.65
+
+
+def test_align_by_id_uses_the_logs_own_ids(tmp_path: Path) -> None:
+    # "--align id needs --id COLUMN" while lm-eval logs refuse --id: no way to pair by id
+    a = write_samples(tmp_path / "m1", "gsm8k", gsm8k_lines())
+    b = write_samples(tmp_path / "m2", "gsm8k", list(reversed(gsm8k_lines())))
+    result = runner.invoke(app, ["diff", str(a), str(b), "--align", "id", "-a", "stored",
+                                 "-b", "stored", "--kind", "freeform", "--out-json",
+                                 str(tmp_path / "d.json"), "-q"])  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    report = json.loads((tmp_path / "d.json").read_text(encoding="utf-8"))
+    assert report["agreement"]["agree"] == report["agreement"]["n"] == len(gsm8k_lines())
+
+
+def test_an_eval_log_read_as_lm_eval_says_to_read_it_as_inspect(tmp_path: Path) -> None:
+    import zipfile
+
+    log = tmp_path / "mc.eval"
+    with zipfile.ZipFile(log, "w") as archive:
+        archive.writestr("header.json", "{}")
+    result = runner.invoke(app, ["audit", str(log), "--format", "lm-eval", "-q"])
+    assert result.exit_code == 2
+    assert "--format inspect" in result.stderr and "unzip" not in result.stderr

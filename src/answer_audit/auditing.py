@@ -137,7 +137,8 @@ def audit(
     if "label" not in rows.columns and "parsed" not in rows.columns:
         raise ValueError(
             "the audit compares with stored labels: pass --label COLUMN (stored correctness) "
-            "or --parsed COLUMN (stored parse, labelled with the v1 matcher)"
+            "or --parsed COLUMN (stored parse, labelled with the v1 matcher); a framework log "
+            "without scores has neither: `answer-audit rescore` labels its outputs afresh"
         )
     # A row is scored when it has a truth the kind's v1 matcher accepts and a stored label;
     # a scheme whose own matcher cannot judge a scored row leaves it out (see `_compare`).

@@ -26,6 +26,7 @@ from answer_audit.rescoring import rescore
 from answer_audit.schemes import KINDS, Kind
 from answer_audit.sources import ColumnMap, LoadedTable
 from answer_audit.sources.canonical import with_null_values
+from answer_audit.sources.frameworks import is_framework
 
 ParserOpt = Annotated[
     str,
@@ -280,10 +281,17 @@ def _diff_tables(
         raise ValueError(f"--align {align!r}: expected id or order")
     if len(spec.paths) != 2:
         raise ValueError(f"--align pairs two files; got {len(spec.paths)}")
-    if align == "id" and cmap.id is None:
-        raise ValueError("--align id needs --id COLUMN (or use --align order)")
     first, _ = load(SourceSpec(**{**vars(spec), "paths": spec.paths[:1]}), cmap)
     second, _ = load(SourceSpec(**{**vars(spec), "paths": spec.paths[1:]}), cmap)
+    if align == "id" and cmap.id is None and not (_own_ids(first) and _own_ids(second)):
+        raise ValueError("--align id needs --id COLUMN (or use --align order)")
     by: Literal["id", "order"] = "id" if align == "id" else "order"
     ta, tb, notes = pair_tables(first, second, by)
     return ta, tb, [*first.notes, *second.notes, *notes], by
+
+
+def _own_ids(loaded: LoadedTable) -> bool:
+    """Whether a table's ids come with its format (lm-eval's doc_id, inspect's sample id)
+    rather than from --id."""
+    files = loaded.coverage.get("files", [])
+    return bool(files) and all(is_framework(f.get("format", "")) for f in files)

@@ -81,6 +81,11 @@ def canonical_frame(
         columns.append(_text(_whole_floats(frame, cmap.truth), cmap.truth, where, nulls)
                        .alias("truth"))  # fmt: skip
     if cmap.error is not None:
+        flags = frame[cmap.error]
+        if flags.dtype == pl.Boolean:  # a flag column (Parquet, JSON true/false): true errored
+            frame = frame.with_columns(
+                pl.when(flags).then(pl.lit("true")).otherwise(None).alias(cmap.error)
+            )
         error = _text(frame, cmap.error, where, nulls)
         # "Non-empty means the row errored": blank cells must not count as errors.
         columns.append(_nulled(error, ("",), strip=True).alias("error"))

@@ -61,6 +61,11 @@ def open_text_file(path: Path) -> IO[bytes]:
     """The file's bytes to read, decompressed when it is gzip, bzip2 or xz; zstd and zip are
     refused with the command that unpacks them (the standard library cannot stream them)."""
     found = compression(path)
+    if found == "zip" and path.suffix == ".eval":
+        raise SourceError(
+            f"{path}: an inspect_ai .eval log (a zip archive) read as a text format; pass "
+            "--format inspect, or leave --format out"
+        )
     if found in ("zstd", "zip"):
         raise SourceError(
             f"{path}: the file is {found}-compressed; decompress it first "
