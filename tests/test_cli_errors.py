@@ -95,7 +95,7 @@ def test_non_utf8_bytes_are_replaced_and_counted(tmp_path: Path) -> None:
 def test_missing_stored_label_and_parse_explains_the_flags(tmp_path: Path) -> None:
     csv = write(tmp_path / "t.csv", b"raw,truth\nParis,Paris\n")
     code, stderr, _ = audit(tmp_path, str(csv))
-    assert_one_line_error(code, stderr, "--label COLUMN", "--parsed COLUMN")
+    assert_one_line_error(code, stderr, "--label COLUMN", "--parsed COLUMN", "answer-audit rescore")
 
 
 def test_debug_shows_the_traceback(tmp_path: Path) -> None:
@@ -134,6 +134,22 @@ def test_never_writes_over_an_input_databases_log(tmp_path: Path, suffix: str) -
         assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
     finally:
         writer.close()
+
+
+def test_never_writes_over_the_log_of_a_symlinked_database(tmp_path: Path) -> None:
+    # SQLite keeps the log beside the file the link points to
+    real = tmp_path / "real"
+    real.mkdir()
+    db = real / "r.db"
+    with sqlite3.connect(db) as con:
+        con.execute("CREATE TABLE t (raw TEXT, truth TEXT, l INT)")
+        con.execute("INSERT INTO t VALUES ('Paris', 'Paris', 1)")
+    link = tmp_path / "link.db"
+    link.symlink_to(db)
+    result = runner.invoke(app, ["audit", str(link), "--table", "t", "--label", "l", "-q",
+                                 "--out-json", str(real / "r.db-wal")])  # fmt: skip
+    assert_one_line_error(result.exit_code, result.stderr, "refusing to write", "wal file")
+    assert not (real / "r.db-wal").exists()
 
 
 def test_repeated_csv_header_names_the_column_and_positions(tmp_path: Path) -> None:

@@ -106,3 +106,20 @@ def test_a_boolean_error_column_marks_the_true_rows() -> None:
     result = aa.rescore(table, "choice/v3", n_boot=10)
     assert result.overall["rescored"]["errors"] == 1
     assert result.rows["rule"].to_list()[1] == "error"
+
+
+def test_diff_reads_a_callers_table_too() -> None:
+    table = CHOICE.with_columns(truth=pl.Series([2.0, 3.0, 1.0]))
+    assert aa.diff_labelings(table.lazy(), "choice/v1", "choice/v3").to_dict()["n"] == 3
+
+
+def test_numpy_integers_are_integers() -> None:
+    import numpy as np
+
+    assert aa.rescore(CHOICE, "choice/v3", n_boot=np.int64(20), seed=np.int32(1)).coverage["rows"] == 3
+    assert AuditSettings(n_boot=np.int64(20), seed=np.int64(3), max_examples=np.int64(2)).n_boot == 20
+
+
+def test_empty_choices_mean_the_presets_own() -> None:
+    assert aa.extract("Answer: c", "choice/v3", choices="").value == "c"
+

@@ -104,3 +104,11 @@ def test_own_markdown_keeps_its_code_spans_in_an_untrusted_table() -> None:
     assert table(["rule", "meaning"], [["`x`", described]]).splitlines()[2] == (
         "| \\`x\\` | lines that are one choice alone (`bare-line`) |"
     )
+
+
+def test_a_cut_rule_description_closes_its_code_span() -> None:
+    from answer_audit.incidence import rule_descriptions
+
+    long = "`answer-line`: the last line holding `" + "(?:answer|final)" * 10 + "` <b>x</b>"
+    cut = rule_descriptions([long])["answer-line"]
+    assert cut.endswith("`…") and cut.count("`") % 2 == 0

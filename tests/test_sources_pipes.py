@@ -149,3 +149,74 @@ def test_termination_removes_the_private_copy(tmp_path: Path, signal_name: str) 
     assert proc.returncode == 128 + getattr(signal, signal_name)
     assert list(private.rglob("*")) == []
     assert proc.stderr is not None and b"Traceback" not in proc.stderr.read()
+
+
+def test_a_silent_pipe_copy_lets_a_signal_handler_run() -> None:
+    # Python runs a signal's handler in the main thread only; when the signal lands on another
+    # thread (here: sent to it), a main thread blocked in read() never returns to run it. The
+    # copy waits in short slices instead, so the handler runs while the pipe stays silent.
+    import io
+    import signal
+    import time
+
+    from answer_audit.sources.files import _copy_pipe
+
+    class Stopped(Exception):
+        pass
+
+    def stop(signum: int, frame: object) -> None:
+        raise Stopped
+
+    read_end, write_end = os.pipe()
+    previous = signal.signal(signal.SIGUSR1, stop)
+
+    def poke_then_close() -> None:
+        time.sleep(0.2)
+        signal.pthread_kill(threading.get_ident(), signal.SIGUSR1)  # lands on this thread
+        time.sleep(5)
+        os.close(write_end)  # the fallback: a blocked read returns at end of file
+
+    started = time.monotonic()
+    threading.Thread(target=poke_then_close, daemon=True).start()
+    try:
+        with os.fdopen(read_end, "rb") as src, pytest.raises(Stopped):
+            _copy_pipe(src, io.BytesIO(), wait=0.05)
+    finally:
+        signal.signal(signal.SIGUSR1, previous)
+    assert time.monotonic() - started < 3
+
+
+def test_an_ignored_hangup_stays_ignored(tmp_path: Path) -> None:
+    # under nohup (SIGHUP inherited as ignored) a run must outlive its terminal
+    import signal
+    import time
+
+    fifo = tmp_path / "rows.jsonl"
+    os.mkfifo(fifo)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "answer_audit", "audit", str(fifo), "--format", "jsonl",
+         "--label", "label", "-q", "--out-json", str(tmp_path / "r.json")],
+        preexec_fn=lambda: signal.signal(signal.SIGHUP, signal.SIG_IGN), stderr=subprocess.PIPE,
+    )  # fmt: skip
+    with fifo.open("wb") as writer:
+        writer.write(_jsonl([{**row, "label": "1"} for row in ROWS]))
+        writer.flush()
+        time.sleep(1.0)  # the copy has started
+        proc.send_signal(signal.SIGHUP)
+        time.sleep(0.5)
+        assert proc.poll() is None, "a hangup it was told to ignore stopped the run"
+    assert proc.wait(timeout=60) == 0
+    assert (tmp_path / "r.json").is_file()
+
+
+def test_the_cli_puts_signal_handlers_back() -> None:
+    # the CLI may run inside another Python program (CliRunner, a notebook)
+    import signal
+
+    from typer.testing import CliRunner
+
+    from answer_audit.cli import app
+
+    before = (signal.getsignal(signal.SIGTERM), signal.getsignal(signal.SIGHUP))
+    assert CliRunner().invoke(app, ["explain", "-p", "freeform/v2", "Paris"]).exit_code == 0
+    assert (signal.getsignal(signal.SIGTERM), signal.getsignal(signal.SIGHUP)) == before

@@ -89,3 +89,18 @@ def test_diff_table_shows_model_escapes_inert(tmp_path: Path) -> None:
     code, stdout, stderr = run("diff", str(csv), "-a", "freeform/v1", "-b", "freeform/v2")
     assert code == 0, stderr
     assert "\x1b" not in stdout + stderr and "\x07" not in stdout + stderr
+
+
+def test_progress_messages_are_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the bar shows scheme names, which are the user's: "[/]" crashed it (on a terminal only)
+    import io
+
+    from rich.console import Console
+
+    import answer_audit.cli as cli
+
+    screen = io.StringIO()
+    monkeypatch.setattr(cli, "err", Console(file=screen, force_terminal=True, markup=False))
+    with cli.progress_reporter(False, None) as step:
+        step("scoring [/]=freeform/v2 \x1b[2J")
+    assert "\x1b[2J" not in screen.getvalue()

@@ -16,7 +16,7 @@ import numpy as np
 import polars as pl
 
 from answer_audit.labeling import outside_choices, with_choices
-from answer_audit.metrics import check_bootstrap, holm, mcnemar, paired_delta_ci_counts
+from answer_audit.metrics import as_integer, check_bootstrap, holm, mcnemar, paired_delta_ci_counts
 from answer_audit.parsers import FreeformPreset, Parser
 from answer_audit.parsers.choice import validated_choices
 from answer_audit.schemes import (
@@ -66,7 +66,8 @@ class AuditSettings:
         check_bootstrap(self.n_boot, self.seed)
         if isinstance(self.alpha, bool) or not isinstance(self.alpha, int | float) or not 0 < self.alpha < 1:
             raise ValueError(f"alpha must be a number between 0 and 1, e.g. 0.05; got {self.alpha!r}")
-        if isinstance(self.max_examples, bool) or not isinstance(self.max_examples, int) or self.max_examples < 0:
+        examples = as_integer(self.max_examples)
+        if examples is None or examples < 0:
             raise ValueError(f"max_examples must be a non-negative integer; got {self.max_examples!r}")
         if self.choices is not None:
             object.__setattr__(self, "choices", validated_choices(self.choices))

@@ -63,9 +63,9 @@ class _OneLineErrors(TyperGroup):
     ) -> Any:
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, False, **extra)
-        _exit_cleanly_on_termination()
         try:
-            code = super().main(args, prog_name, complete_var, False, **extra)
+            with _exit_cleanly_on_termination():
+                code = super().main(args, prog_name, complete_var, False, **extra)
         except _ClickException as exc:
             if type(exc).__name__ == "NoArgsIsHelpError":
                 exc.show()  # type: ignore[attr-defined]  # the help text, not an error
@@ -81,18 +81,28 @@ class _OneLineErrors(TyperGroup):
         sys.exit(code if isinstance(code, int) else 0)
 
 
-def _exit_cleanly_on_termination() -> None:
+@contextmanager
+def _exit_cleanly_on_termination() -> Iterator[None]:
     """SIGTERM and SIGHUP end the command like Ctrl-C does: by an exception, so temporary
     copies (a WAL database is read from a private copy) are removed on the way out. Python's
-    default for them ends the process at once and left those copies behind."""
+    default for them ends the process at once and left those copies behind. A signal the
+    process inherited as ignored (``nohup``, a supervisor) stays ignored, and the previous
+    handlers are put back afterwards (the CLI may run inside another Python program)."""
 
     def stop(signum: int, frame: object) -> None:
         raise SystemExit(128 + signum)
 
+    previous = {}
     if threading.current_thread() is threading.main_thread():
         for name in ("SIGTERM", "SIGHUP"):
-            if hasattr(signal, name):
-                signal.signal(getattr(signal, name), stop)
+            number = getattr(signal, name, None)
+            if number is not None and signal.getsignal(number) is signal.SIG_DFL:
+                previous[number] = signal.signal(number, stop)
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
 
 
 app = typer.Typer(

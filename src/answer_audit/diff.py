@@ -32,6 +32,7 @@ from answer_audit.metrics import mcnemar_paired
 from answer_audit.parsers import Parser
 from answer_audit.schemes import STORED, Kind
 from answer_audit.sources import LoadedTable
+from answer_audit.sources.canonical import in_memory_table
 from answer_audit.text import normalize
 
 Side = str | Parser | Labels
@@ -138,6 +139,9 @@ def diff_labelings(
                 f"side {name} must be a preset name ('choice/v4'), 'stored' or 'stored:COLUMN', "
                 f"a preset, or Labels; got {side!r}"
             )
+    frame = in_memory_table(frame, group_by, what="A's table")  # as load_files reads a file
+    if frame_b is not None:
+        frame_b = in_memory_table(frame_b, what="B's table")
     other = frame if frame_b is None else frame_b
     if other.height != frame.height:
         raise ValueError(f"A has {frame.height} rows, B {other.height}: align the tables first")

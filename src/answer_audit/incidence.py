@@ -53,8 +53,15 @@ def rule_descriptions(steps: Iterable[str], limit: int = 90) -> dict[str, str]:
         m = _DESCRIBED_RULE.match(step)
         if m is not None:
             text = m.group(2)
-            found[m.group(1)] = text if len(text) <= limit else text[: limit - 1] + "…"
+            found[m.group(1)] = text if len(text) <= limit else _cut(text, limit)
     return found
+
+
+def _cut(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` characters with an ellipsis; a code span the cut opens is
+    closed, so what follows it in a Markdown report is not read as Markdown or HTML."""
+    cut = text[: limit - 1]
+    return cut + ("`…" if cut.count("`") % 2 else "…")
 
 
 def label_order(labels: Iterable[str]) -> list[str]:

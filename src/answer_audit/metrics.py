@@ -8,6 +8,7 @@ the same distribution as resampling rows and costs O(B * cells) instead of O(B *
 from __future__ import annotations
 
 import math
+import operator
 import re
 from collections.abc import Callable, Sequence
 from typing import TypedDict
@@ -362,13 +363,26 @@ MAX_BOOTSTRAP = 100_000  # resamples; far more than a stable interval needs
 
 def check_bootstrap(n_boot: object, seed: object, ci: object = 0.95) -> None:
     """Raise a clear error for bootstrap settings that cannot work: ``n_boot`` an integer from
-    2 to `MAX_BOOTSTRAP`, ``seed`` a non-negative integer, ``ci`` between 0 and 1."""
-    if isinstance(n_boot, bool) or not isinstance(n_boot, int) or not 2 <= n_boot <= MAX_BOOTSTRAP:
+    2 to `MAX_BOOTSTRAP`, ``seed`` a non-negative integer (NumPy integers too), ``ci`` between
+    0 and 1."""
+    boots = as_integer(n_boot)
+    if boots is None or not 2 <= boots <= MAX_BOOTSTRAP:
         raise ValueError(
             f"n_boot (bootstrap resamples) must be an integer from 2 to {MAX_BOOTSTRAP:,}; "
             f"got {n_boot!r}"
         )
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+    number = as_integer(seed)
+    if number is None or number < 0:
         raise ValueError(f"seed must be a non-negative integer; got {seed!r}")
     if isinstance(ci, bool) or not isinstance(ci, int | float) or not 0 < ci < 1:
         raise ValueError(f"ci must be a number between 0 and 1, e.g. 0.95; got {ci!r}")
+
+
+def as_integer(value: object) -> int | None:
+    """``value`` as an int when it is one (Python or NumPy integer, not a bool), else None."""
+    if isinstance(value, bool):
+        return None
+    try:
+        return operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        return None

@@ -37,8 +37,9 @@ def check_output_path(
                     f"refusing to write {out}: it is one of the inputs; choose another path"
                 )
             for suffix in SQLITE_COMPANIONS:  # a database's log holds rows not yet in the file
-                side = Path(f"{src}{suffix}")
-                if target == side.resolve() or (out.exists() and side.exists() and out.samefile(side)):
+                # beside the path given and beside the file a symlink points to (SQLite's place)
+                sides = {Path(f"{src}{suffix}").resolve(), Path(f"{src.resolve()}{suffix}")}
+                if target in sides or (out.exists() and any(s.exists() and out.samefile(s) for s in sides)):
                     raise OutputError(
                         f"refusing to write {out}: it is {src}'s {suffix[1:]} file, part of that "
                         "input database; choose another path"

@@ -133,7 +133,7 @@ class ChoicePreset:
     ) -> Extraction:
         """The choice in ``text``; ``choices_text`` gives the options' texts (by position, or
         keyed by letter) for the ``option-text`` step."""
-        letters = self.choices if choices is None else validated_choices(choices)
+        letters = validated_choices(choices) if choices else self.choices  # "": the preset's
         return _run(self, text, letters.lower(), choices_text)
 
     def describe(self) -> list[str]:

@@ -338,14 +338,7 @@ def _build(path: Path, name: str, spec: _AnySpec) -> Parser:
                 for pattern in getattr(step, key):
                     # as the engine compiles it: choices filled, a cue inside its template
                     source = cue_source(templates[key], [pattern]) if key in templates else pattern
-                    where = f"preset.{name}.steps.{i}.{key}"
-                    compiled = _check_pattern(path, where, source, fill)
-                    if key == "patterns" and compiled.groups > 1:
-                        raise PresetError(
-                            f"{path}: key {where!r}: {pattern!r} has {compiled.groups} capture "
-                            "groups; the answer is group 1 (or the whole match without one), so "
-                            "capture only the choice and write other groups as (?:...)"
-                        )
+                    _check_pattern(path, f"preset.{name}.steps.{i}.{key}", source, fill)
         for pattern in preset.masks:
             _check_lowercase(path, f"preset.{name}.masks", pattern, "masks")
             _check_pattern(path, f"preset.{name}.masks", pattern, fill)
@@ -355,14 +348,6 @@ def _build(path: Path, name: str, spec: _AnySpec) -> Parser:
                 _check_pattern(path, f"preset.{name}.{key}", pattern)
     if isinstance(preset, JsonFieldPreset) and not preset.field:
         raise PresetError(f"{path}: key 'preset.{name}.field': a json preset needs a field")
-    if isinstance(preset, JsonFieldPreset) and preset.null_as is not None and preset.allowed:
-        low, high = preset.allowed
-        if not low <= preset.null_as <= high:
-            raise PresetError(
-                f"{path}: key 'preset.{name}.null_as': {preset.null_as} is outside allowed "
-                f"[{low}, {high}], so a null answer would be read as a value no other answer "
-                "may take; widen allowed or change null_as"
-            )
     return preset
 
 
@@ -381,7 +366,7 @@ def _check_lowercase(path: Path, key: str, pattern: str, kind: str) -> None:
 
 def _check_pattern(
     path: Path, key: str, pattern: str, fill: Mapping[str, str] | None = None
-) -> Any:
+) -> None:
     """Refuse a pattern the engine could not compile (with the `regex` module, as it will run)
     or that would blow up while compiling (`timed.check_user_pattern`)."""
     probe = pattern
@@ -390,7 +375,8 @@ def _check_pattern(
     problem = check_user_pattern(probe)
     if problem is None:
         try:
-            return compile_user_pattern(probe)
+            compile_user_pattern(probe)
+            return
         except Exception as err:  # regex.error, OverflowError, RecursionError (too deep)
             problem = f"invalid regular expression: {err}"
     raise PresetError(f"{path}: key {key!r}: {problem}")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import csv
 import os
-import select
+import selectors
 import stat
 import tempfile
 from collections.abc import Callable
@@ -392,19 +392,21 @@ def _read_spooled(
 _PIPE_WAIT_S = 0.25
 
 
-def _copy_pipe(src: BinaryIO, dst: BinaryIO) -> None:
+def _copy_pipe(src: BinaryIO, dst: BinaryIO, wait: float = _PIPE_WAIT_S) -> None:
     """Copy a pipe to a file, waiting for data in short slices: a signal (SIGTERM) delivered
     to another thread than the main one cannot interrupt a blocking read, and Python runs its
     handler only when the main thread returns from the read; a pipe that stays silent would
     keep the process from stopping."""
     fd = src.fileno()
-    while True:
-        if not select.select([fd], [], [], _PIPE_WAIT_S)[0]:
-            continue  # nothing yet: back in Python, where pending signal handlers run
-        chunk = os.read(fd, 1 << 20)
-        if not chunk:
-            return
-        dst.write(chunk)
+    with selectors.DefaultSelector() as selector:  # any descriptor number, unlike select()
+        selector.register(fd, selectors.EVENT_READ)
+        while True:
+            if not selector.select(wait):
+                continue  # nothing yet: back in Python, where pending signal handlers run
+            chunk = os.read(fd, 1 << 20)
+            if not chunk:
+                return
+            dst.write(chunk)
 
 
 def _read_parquet(where: Path) -> pl.DataFrame:
