@@ -110,7 +110,7 @@ def test_hostile_text_is_only_ever_escaped() -> None:
                "main", "header", "section", "p", "article", "h1", "h2", "h3", "dl", "dt", "dd",
                "table", "thead", "tbody", "tr", "th", "td", "code", "strong", "svg", "line",
                "circle", "polygon", "rect", "text", "details", "summary", "pre", "mark", "footer",
-               "ul", "li"}  # fmt: skip
+               "ul", "li", "wbr"}  # fmt: skip
     tags = Elements(page).tags
     assert {t for t, _ in tags} <= allowed
     assert not [a for _, attrs in tags for a in attrs if a.startswith("on")]
@@ -190,3 +190,28 @@ def test_small_and_choice_audits_render() -> None:
     page = render_audit_html(result)
     assert "Not checked: the table has no stored parse or no stored label." in page
     assert len(Elements(page).with_class("fp-pt")) == len(result.cells)
+
+
+def _long_group_result() -> AuditResult:
+    groups = ["alpha", "x" * 300, "beta"]
+    t = pl.DataFrame({
+        "id": [str(i) for i in range(12)], "raw": ["Paris"] * 12,
+        "parsed": ["Paris", "Rome"] * 6, "label": [False, True] * 6, "truth": ["Paris"] * 12,
+        "g": [g for g in groups for _ in range(4)],
+    })  # fmt: skip
+    return audit(t, settings=AuditSettings(group_by=("g",), n_boot=50))
+
+
+def test_a_long_group_value_wraps_in_every_table() -> None:
+    # the audit's per-group and provenance tables kept it on one line: the numbers went
+    # off-screen for every row
+    page = render_audit_html(_long_group_result())
+    # per-group tables of the 4 schemes, provenance of the 3 that parse (norm_only re-uses
+    # the stored parse)
+    assert page.count('<td class="group long">') == 4 + 3
+
+
+def test_a_table_cut_to_zero_rows_says_so() -> None:
+    page = render_audit_html(_long_group_result(), max_rows=0)
+    assert "No scored rows." not in page
+    assert "3 group(s) not shown: --max-rows limits the table" in page

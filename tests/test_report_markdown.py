@@ -112,3 +112,10 @@ def test_a_cut_rule_description_closes_its_code_span() -> None:
     long = "`answer-line`: the last line holding `" + "(?:answer|final)" * 10 + "` <b>x</b>"
     cut = rule_descriptions([long])["answer-line"]
     assert cut.endswith("`…") and cut.count("`") % 2 == 0
+
+
+def test_a_missing_group_value_is_not_the_text_none() -> None:
+    t = pl.DataFrame({"id": ["1", "2"], "raw": ["Paris", "Paris"], "parsed": ["Paris", "Paris"],
+                      "label": [True, True], "truth": ["Paris", "Paris"], "g": ["None", None]})  # fmt: skip
+    md = render_audit_markdown(audit(t, settings=AuditSettings(group_by=("g",))))
+    assert "g=None" in md and "g=—" in md

@@ -162,3 +162,54 @@ def test_generated_trial_ids_are_deterministic(tmp_path: Path) -> None:
     second = load_runs(tmp_path / "b", write_runs(rows, tmp_path / "b")).frame
     assert first.equals(second)
     assert first["id"].to_list()[:2] == ["run_t0.0-00000", "run_t0.0-00001"]
+
+
+def _completed(run_dir: str) -> dict[str, str]:
+    return {"run_id": run_dir, "run_dir": run_dir, "status": "completed"}
+
+
+def _two(key_a: str, dir_a: str, key_b: str, dir_b: str) -> str:
+    """An experiments object written by hand, so a key may repeat (a dict cannot)."""
+    a, b = ({**_completed(d.rstrip("/")), "run_dir": d} for d in (dir_a, dir_b))
+    return f'{{"{key_a}": {json.dumps(a)}, "{key_b}": {json.dumps(b)}}}'
+
+
+@pytest.mark.parametrize(
+    ("experiments", "message"),
+    [
+        # one folder named two ways: its trials counted twice, under two temperatures
+        (_two("0.0", "run_t0.0", "0.5", "run_t0.0/"), "listed under temperatures 0.0 and 0.5"),
+        # two runs under one temperature: pooled into its groups
+        (_two("0.0", "run_t0.0", "0", "run_t0.5"), "are both temperature 0.0"),
+        # a key written twice: json keeps the last and drops a run
+        (_two("0.0", "run_t0.0", "0.0", "run_t0.5"), "the key '0.0' is written twice"),
+    ],
+)
+def test_metadata_that_would_double_or_pool_runs_is_refused(
+    tmp_path: Path, experiments: str, message: str
+) -> None:
+    write_runs(ROWS, tmp_path)
+    metadata = tmp_path / "m.json"
+    metadata.write_text('{"experiments": ' + experiments + "}", encoding="utf-8")
+    with pytest.raises(SourceError, match=None) as info:
+        load_runs(tmp_path, metadata)
+    assert message in str(info.value)
+
+
+def test_a_symlinked_alias_of_a_run_folder_is_refused(tmp_path: Path) -> None:
+    write_runs(ROWS, tmp_path)
+    (tmp_path / "alias").symlink_to(tmp_path / "run_t0.0")
+    metadata = tmp_path / "m.json"
+    metadata.write_text(json.dumps({"experiments": {"0.0": _completed("run_t0.0"),
+                                                    "0.5": _completed("alias")}}),
+                        encoding="utf-8")  # fmt: skip
+    with pytest.raises(SourceError, match="reads the same database"):
+        load_runs(tmp_path, metadata)
+
+
+def test_an_unmatched_condition_is_said_and_no_condition_refused(tmp_path: Path) -> None:
+    metadata = write_runs(ROWS, tmp_path)
+    table = load_runs(tmp_path, metadata, conditions=("control", "contrl"))
+    assert any("no trials of condition(s) contrl" in note for note in table.notes)
+    with pytest.raises(SourceError, match="no condition names given"):
+        load_runs(tmp_path, metadata, conditions=())

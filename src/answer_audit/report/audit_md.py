@@ -17,7 +17,10 @@ def pval(p: float | None) -> str:
 
 
 def group_text(group: dict[str, Any]) -> str:
-    return ", ".join(f"{k}={v}" for k, v in group.items()) or "all rows"
+    """``k=v, ...``; a missing value is ``—`` as in the HTML report (the text "None" stays
+    "None", so the two groups can be told apart)."""
+    shown = ("—" if v is None else v for v in group.values())
+    return ", ".join(f"{k}={v}" for k, v in zip(group, shown, strict=True)) or "all rows"
 
 
 def render_audit_markdown(

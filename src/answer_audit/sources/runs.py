@@ -166,6 +166,11 @@ def _read_runs(
     and notes of the whole read."""
     if isinstance(conditions, str):
         conditions = (conditions,)  # one name, not its letters
+    if conditions is not None and not conditions:
+        raise SourceError(
+            "no condition names given (--conditions): name at least one, e.g. control, or "
+            "leave the option out"
+        )
     runs = read_metadata(Path(metadata_path))
     completed = sorted((r for r in runs if r.status == "completed"), key=lambda r: r.temperature)
     if not completed:
@@ -173,6 +178,7 @@ def _read_runs(
     covered: list[dict[str, Any]] = []
     notes: list[str] = []
     total = 0
+    folders: dict[Path, float] = {}
     for run in completed:
         db_path = Path(runs_dir) / str(run.run_dir) / DB_NAME
         if not db_path.is_file():
@@ -180,6 +186,13 @@ def _read_runs(
                 f"{db_path}: database not found for the run at temperature {run.temperature} "
                 f"(run_dir '{run.run_dir}'); check the runs folder and the metadata file"
             )
+        same = folders.get(db_path.resolve())
+        if same is not None:  # two names (a symlink, '..') for one database
+            raise SourceError(
+                f"{db_path}: the run at temperature {run.temperature} reads the same database "
+                f"as the run at temperature {same}; each run folder once"
+            )
+        folders[db_path.resolve()] = run.temperature
         height, run_notes = read(db_path, run, conditions)
         covered.append(
             {"temperature": run.temperature, "run_id": run.run_id, "run_dir": run.run_dir}
@@ -188,7 +201,10 @@ def _read_runs(
         notes += run_notes
         total += height
     if total == 0:
-        raise SourceError(f"{runs_dir}: the completed runs hold no trials for {conditions}")
+        why = f" ({notes[0]})" if notes else ""
+        raise SourceError(
+            f"{runs_dir}: the completed runs hold no trials for {conditions}{why}"
+        )
     skipped = [vars(r) for r in runs if r.status != "completed"]
     notes += [f"skipped run at temperature {r['temperature']}: {r['status']}" for r in skipped]
     coverage = {"runs": covered, "rows": total, "skipped_runs": skipped}
@@ -234,7 +250,7 @@ def read_metadata(path: Path) -> list[RunEntry]:
     """The experiments of a `runs_metadata.json`; a bad entry raises SourceError naming its key."""
     text, _ = decode_utf8(read_bytes(path))
     try:
-        document = json.loads(text)
+        document = json.loads(text, object_pairs_hook=_refuse_repeated_keys(path))
     except json.JSONDecodeError as exc:
         raise SourceError(f"{path}:{exc.lineno}: not valid JSON ({exc.msg})") from exc
     except RecursionError:
@@ -244,15 +260,41 @@ def read_metadata(path: Path) -> list[RunEntry]:
         raise SourceError(f"{path}: needs an object under the key 'experiments'")
     entries = [_entry(path, key, value) for key, value in experiments.items()]
     seen: dict[str, float] = {}
-    for entry in entries:  # one folder under two temperatures would count its rows twice
-        if entry.status == "completed" and entry.run_dir is not None:
-            if entry.run_dir in seen:
-                raise SourceError(
-                    f"{path}: run_dir '{entry.run_dir}' is listed under temperatures "
-                    f"{seen[entry.run_dir]} and {entry.temperature}; each run folder once"
-                )
-            seen[entry.run_dir] = entry.temperature
+    temperatures: dict[float, str] = {}
+    for key, entry in zip(experiments, entries, strict=True):
+        if entry.status != "completed" or entry.run_dir is None:
+            continue
+        # one folder under two temperatures would count its rows twice ('run' and 'run/' too)
+        folder = os.path.normpath(entry.run_dir)
+        if folder in seen:
+            raise SourceError(
+                f"{path}: run_dir '{entry.run_dir}' is listed under temperatures "
+                f"{seen[folder]} and {entry.temperature}; each run folder once"
+            )
+        seen[folder] = entry.temperature
+        # two runs under one temperature ("0.0" and "0") would be pooled into its groups
+        if entry.temperature in temperatures:
+            raise SourceError(
+                f"{path}: experiments {temperatures[entry.temperature]!r} and {key!r} are both "
+                f"temperature {entry.temperature}; their rows would be pooled into one "
+                "temperature's groups: one completed run per temperature"
+            )
+        temperatures[entry.temperature] = key
     return entries
+
+
+def _refuse_repeated_keys(path: Path) -> Callable[[list[tuple[str, Any]]], dict[str, Any]]:
+    """A JSON object hook that refuses a key written twice (json keeps the last silently,
+    which would drop a run without a word)."""
+
+    def build(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        keys = [k for k, _ in pairs]
+        repeated = next((k for k in keys if keys.count(k) > 1), None)
+        if repeated is not None:
+            raise SourceError(f"{path}: the key {repeated!r} is written twice; keep one")
+        return dict(pairs)
+
+    return build
 
 
 def _entry(path: Path, key: str, value: Any) -> RunEntry:
@@ -317,6 +359,12 @@ def _run_notes(
     notes = []
     if not counts:
         notes.append(f"{db_path}: no trials with run_id '{run.run_id}'")
+    unmatched = [name for name in kept if name not in counts]
+    if counts and unmatched:  # a misspelt condition would drop its trials without a word
+        notes.append(
+            f"{db_path}: no trials of condition(s) {', '.join(unmatched)}; the run has "
+            f"{', '.join(counts)}"
+        )
     left_out = {name: n for name, n in counts.items() if name not in kept}
     if left_out:
         listed = ", ".join(f"{name} ({n})" for name, n in left_out.items())
