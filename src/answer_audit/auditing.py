@@ -16,7 +16,14 @@ import numpy as np
 import polars as pl
 
 from answer_audit.labeling import outside_choices, with_choices
-from answer_audit.metrics import as_integer, check_bootstrap, holm, mcnemar, paired_delta_ci_counts
+from answer_audit.metrics import (
+    as_integer,
+    check_bootstrap,
+    check_fraction,
+    holm,
+    mcnemar,
+    paired_delta_ci_counts,
+)
 from answer_audit.parsers import FreeformPreset, Parser
 from answer_audit.parsers.choice import validated_choices
 from answer_audit.schemes import (
@@ -34,7 +41,7 @@ from answer_audit.schemes import (
     row_by_row,
 )
 from answer_audit.sources.canonical import in_memory_table
-from answer_audit.sources.lazy import InMemoryRows, Rows, StreamedRows, as_rows
+from answer_audit.sources.lazy import InMemoryRows, Rows, StreamedRows
 
 ROLE_MARKERS = ("user:", "assistant:", "system:", "\nuser", "\nassistant", "\nsystem")
 BLOCK_MARKERS = ("passage:", "question:", "article:", "movie title:", "movie plot:")
@@ -64,8 +71,7 @@ class AuditSettings:
             )
         object.__setattr__(self, "group_by", tuple(self.group_by))
         check_bootstrap(self.n_boot, self.seed)
-        if isinstance(self.alpha, bool) or not isinstance(self.alpha, int | float) or not 0 < self.alpha < 1:
-            raise ValueError(f"alpha must be a number between 0 and 1, e.g. 0.05; got {self.alpha!r}")
+        check_fraction("alpha", self.alpha, 0.05)
         examples = as_integer(self.max_examples)
         if examples is None or examples < 0:
             raise ValueError(f"max_examples must be a non-negative integer; got {self.max_examples!r}")
@@ -130,7 +136,7 @@ def audit(
     if isinstance(frame, StreamedRows | InMemoryRows):
         rows: Rows = frame
     else:  # a caller's table, read as the file readers read one
-        rows = as_rows(in_memory_table(frame, settings.group_by, what="the audit table"))
+        rows = InMemoryRows(in_memory_table(frame, settings.group_by, what="the audit table"))
     _check_columns(rows.columns, settings)
     for scheme in schemes:
         check_scheme(scheme, settings.kind, presets)

@@ -14,7 +14,6 @@ from functools import wraps
 from pathlib import Path
 from typing import Annotated, Any, ParamSpec, TypeVar
 
-import polars as pl
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
@@ -37,7 +36,7 @@ from answer_audit.report.presets_md import presets_markdown
 from answer_audit.report.terminal import inert
 from answer_audit.schemes import KINDS, Scheme, default_schemes, merge_schemes, parse_scheme
 from answer_audit.sources import ColumnMap, LoadedTable, SourceError
-from answer_audit.sources.lazy import StreamedRows, StreamedTable
+from answer_audit.sources.lazy import InMemoryRows, StreamedRows, StreamedTable
 
 
 def _click_class(name: str) -> type[Exception]:
@@ -343,10 +342,11 @@ def audit_cmd(
 
 
 @contextmanager
-def _opened(loaded: LoadedTable | StreamedTable) -> Iterator[pl.DataFrame | StreamedRows]:
-    """The rows to audit; a streamed table's inputs are let go of afterwards."""
+def _opened(loaded: LoadedTable | StreamedTable) -> Iterator[InMemoryRows | StreamedRows]:
+    """The rows to audit (already canonical: `audit` reads them as they are); a streamed
+    table's inputs are let go of afterwards."""
     if isinstance(loaded, LoadedTable):
-        yield loaded.frame
+        yield InMemoryRows(loaded.frame)
         return
     try:
         yield loaded.rows

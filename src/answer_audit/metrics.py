@@ -374,8 +374,13 @@ def check_bootstrap(n_boot: object, seed: object, ci: object = 0.95) -> None:
     number = as_integer(seed)
     if number is None or number < 0:
         raise ValueError(f"seed must be a non-negative integer; got {seed!r}")
-    if isinstance(ci, bool) or not isinstance(ci, int | float) or not 0 < ci < 1:
-        raise ValueError(f"ci must be a number between 0 and 1, e.g. 0.95; got {ci!r}")
+    check_fraction("ci", ci, 0.95)
+
+
+def check_fraction(name: str, value: object, example: float) -> None:
+    """Raise a clear error unless ``value`` is a number strictly between 0 and 1."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value < 1:
+        raise ValueError(f"{name} must be a number between 0 and 1, e.g. {example}; got {value!r}")
 
 
 def as_integer(value: object) -> int | None:

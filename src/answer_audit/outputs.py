@@ -39,7 +39,8 @@ def check_output_path(
             for suffix in SQLITE_COMPANIONS:  # a database's log holds rows not yet in the file
                 # beside the path given and beside the file a symlink points to (SQLite's place)
                 sides = {Path(f"{src}{suffix}").resolve(), Path(f"{src.resolve()}{suffix}")}
-                if target in sides or (out.exists() and any(s.exists() and out.samefile(s) for s in sides)):
+                same = out.exists() and any(s.exists() and out.samefile(s) for s in sides)
+                if target in sides or same:
                     raise OutputError(
                         f"refusing to write {out}: it is {src}'s {suffix[1:]} file, part of that "
                         "input database; choose another path"

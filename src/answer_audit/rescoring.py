@@ -274,12 +274,12 @@ def _category_counts(new: Labels, idx: list[int], found: dict[str, Any]) -> dict
 _INT64 = range(-(2**63), 2**63)
 
 
-def _value_type(*labels: Labels | None) -> type[pl.DataType]:
+def _value_type(new: Labels, old: Labels | None) -> type[pl.DataType]:
     """Int64 for JSON values, unless one is an integer beyond 64 bits (JSON has no limit):
     then the values are written as text, every digit kept, rather than fail or round."""
-    if labels[0] is None or labels[0].kind != "json":
+    if new.kind != "json":
         return pl.String
-    values = [v for lab in labels if lab is not None for v in lab.values]
+    values = [*new.values, *(old.values if old is not None else ())]
     return pl.Int64 if all(v is None or v in _INT64 for v in values) else pl.String
 
 

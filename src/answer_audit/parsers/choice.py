@@ -92,7 +92,6 @@ class ChoiceStep:
 DEFAULT_CHOICES = "abcd"
 
 
-
 @lru_cache(maxsize=256)
 def validated_choices(value: str) -> str:
     """The choice letters ``value`` lists, as one word (``abcde``) or separated by commas or
@@ -112,6 +111,7 @@ def validated_choices(value: str) -> str:
             "(ranges such as a-e are not read)"
         )
     return "".join(letters).lower()
+
 
 @dataclass(frozen=True)
 class ChoicePreset:

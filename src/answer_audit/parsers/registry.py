@@ -262,7 +262,7 @@ RESERVED_RULES = frozenset({
 # Which step fields each kind of choice step reads its answer from: without them it never
 # answers.
 _NEEDED = {"trigger-lines": ("triggers", "patterns"), "regex": ("patterns",),
-           "window": ("patterns",)}  # fmt: skip
+           "window": ("patterns",), "statements": ("patterns",)}  # fmt: skip
 
 
 def _check_steps(path: Path, name: str, steps: tuple[ChoiceStep, ...]) -> None:
@@ -274,7 +274,8 @@ def _check_steps(path: Path, name: str, steps: tuple[ChoiceStep, ...]) -> None:
                 f"{path}: key '{key}.rule': {step.rule!r} is a rule the engine reports itself "
                 "(no answer, a timeout, a stored parse); give the step its own rule name"
             )
-        needed = _NEEDED.get(step.kind, ("patterns",) if step.kind == "statements" and not step.bare else ())
+        bare_statements = step.kind == "statements" and step.bare  # lines that are one choice
+        needed = () if bare_statements else _NEEDED.get(step.kind, ())
         for field_name in needed:
             if not getattr(step, field_name):
                 raise PresetError(

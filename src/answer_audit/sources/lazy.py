@@ -78,11 +78,6 @@ class InMemoryRows:
         return self.frame[list(rows)]
 
 
-def as_rows(table: pl.DataFrame | Rows) -> Rows:
-    """``table`` as `Rows` (a frame is wrapped)."""
-    return InMemoryRows(table) if isinstance(table, pl.DataFrame) else table
-
-
 class Part(Protocol):
     """One input of a streamed table: where its rows start in the table, how many it has, and
     how to read the canonical text columns of some of them."""
