@@ -410,7 +410,12 @@ def _option_hits_by_definition(norm: str, start: int, end: int, table: list[tupl
                 continue
             if key[0].isalnum() and key[0].isascii() and pos > 0 and norm[pos - 1].isalnum():
                 continue
-            if key[-1].isalnum() and key[-1].isascii() and stop < len(norm) and norm[stop].isalnum():
+            if (
+                key[-1].isalnum()
+                and key[-1].isascii()
+                and stop < len(norm)
+                and norm[stop].isalnum()
+            ):
                 continue
             if all(stop <= s or pos >= e for s, e, _ in taken):
                 taken.append((pos, stop, letter))
@@ -445,7 +450,9 @@ def test_option_hits_are_the_definition(data: st.DataObject) -> None:
 def test_option_keys_must_be_one_choice_letter() -> None:
     # a key of two letters or none named no option (it came back as the value)
     for key in ("ab", ""):
-        assert extract("The answer is Paris", "choice/v4", choices_text={key: "Paris"}).value is None
+        assert (
+            extract("The answer is Paris", "choice/v4", choices_text={key: "Paris"}).value is None
+        )
     assert extract("The answer is Paris", "choice/v4", choices_text={"B": "Paris"}).value == "b"
 
 
@@ -547,7 +554,9 @@ def _lines_by_splitting(text: str) -> list[tuple[int, str]]:
 
 
 @settings(max_examples=300)
-@given(st.text(alphabet=st.sampled_from([*"ab \t\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029\u3000\xa0"])))
+@given(
+    st.text(alphabet=st.sampled_from([*"ab \t\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029\u3000\xa0"]))
+)
 def test_lines_are_the_stripped_non_blank_lines(text: str) -> None:
     assert choice._lines(text) == _lines_by_splitting(text)
 

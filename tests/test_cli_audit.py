@@ -197,10 +197,7 @@ def test_bad_input_is_one_clear_line_and_exit_2(
 def test_choice_audit_with_five_options_needs_choices_and_says_so(tmp_path: Path) -> None:
     data = tmp_path / "mc.csv"
     data.write_text(
-        "id,raw,truth,parsed,label\n"
-        "1,Answer: E,e,e,1\n"
-        "2,Answer: B,b,b,1\n"
-        "3,Answer: C,e,c,0\n",
+        "id,raw,truth,parsed,label\n1,Answer: E,e,e,1\n2,Answer: B,b,b,1\n3,Answer: C,e,c,0\n",
         encoding="utf-8",
     )
     common = [str(data), "--kind", "choice", "--parsed", "parsed", "--label", "label",

@@ -54,7 +54,9 @@ def test_missing_table_lists_tables(tmp_path: Path) -> None:
 
 def test_missing_column_lists_columns(tmp_path: Path) -> None:
     csv = write(tmp_path / "t.csv", b"output,answer,ok\nParis,Paris,1\n")
-    code, stderr, _ = audit(tmp_path, str(csv), "--raw", "output", "--truth", "gold", "--label", "ok")
+    code, stderr, _ = audit(
+        tmp_path, str(csv), "--raw", "output", "--truth", "gold", "--label", "ok"
+    )
     assert_one_line_error(code, stderr, "'gold'", "output", "answer", "ok")
 
 
@@ -65,7 +67,10 @@ def test_malformed_jsonl_names_file_and_line(tmp_path: Path) -> None:
 
 
 def test_skip_bad_lines_is_counted_in_the_report(tmp_path: Path) -> None:
-    jl = write(tmp_path / "r.jsonl", b'{"raw": "a", "truth": "a", "l": 1}\n{oops\n{"raw": "b", "truth": "a", "l": 0}\n')
+    jl = write(
+        tmp_path / "r.jsonl",
+        b'{"raw": "a", "truth": "a", "l": 1}\n{oops\n{"raw": "b", "truth": "a", "l": 0}\n',
+    )
     code, stderr, md = audit(tmp_path, str(jl), "--label", "l", "--skip-bad-lines")
     assert code == 0, stderr
     assert "| bad lines skipped | 1 |" in md.read_text()
@@ -165,7 +170,9 @@ def test_repeated_csv_header_names_the_column_and_positions(tmp_path: Path) -> N
      ("utf-32-le", "iconv -f UTF-32 ")],  # without a BOM: told by its NUL bytes
 )  # fmt: skip
 def test_wide_unicode_files_are_named_not_garbled(tmp_path: Path, encoding: str, said: str) -> None:
-    path = write(tmp_path / "w.jsonl", '{"raw": "Paris", "truth": "Paris", "l": 1}\n'.encode(encoding))
+    path = write(
+        tmp_path / "w.jsonl", '{"raw": "Paris", "truth": "Paris", "l": 1}\n'.encode(encoding)
+    )
     code, stderr, _ = audit(tmp_path, str(path), "--label", "l")
     assert_one_line_error(code, stderr, "w.jsonl", said, "not UTF-8", "iconv")
 
@@ -242,7 +249,9 @@ def test_a_symlinked_output_writes_its_target(tmp_path: Path) -> None:
         (lambda d: d / ("a" * 300 + ".md"), "too long"),
     ],
 )
-def test_unwritable_outputs_fail_before_any_work(tmp_path: Path, make: object, fragment: str) -> None:
+def test_unwritable_outputs_fail_before_any_work(
+    tmp_path: Path, make: object, fragment: str
+) -> None:
     csv = write(tmp_path / "t.csv", _CSV)
     out = make(tmp_path)  # type: ignore[operator]
     ok = tmp_path / "ok.md"
@@ -330,7 +339,9 @@ def test_demo_never_deletes_files_put_into_an_earlier_demos_runs(tmp_path: Path)
     result = runner.invoke(app, ["demo", "--out", str(tmp_path), "--quiet"])
     assert_one_line_error(result.exit_code, result.stderr, "did not write", "myrun", "1 more")
     assert notes.read_bytes() == b"mine" and (runs / "myrun").is_dir()
-    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == []  # no leftovers
+    assert (
+        sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == []
+    )  # no leftovers
     notes.unlink()
     (runs / "myrun").rmdir()
     assert runner.invoke(app, ["demo", "--out", str(tmp_path), "--quiet"]).exit_code == 0

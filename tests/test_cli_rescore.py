@@ -110,7 +110,9 @@ def test_no_input_and_bad_bootstrap_are_one_line_errors(tmp_path: Path) -> None:
     code, _, stderr = run("rescore", source, "-p", "json/isup_grade", *GRADES_FLAGS,
                           "--bootstrap", "1")  # fmt: skip
     assert code == 2 and stderr.count("\n") == 1
-    assert stderr.startswith("error: Invalid value for '--bootstrap'") and "rescore --help" in stderr
+    assert (
+        stderr.startswith("error: Invalid value for '--bootstrap'") and "rescore --help" in stderr
+    )
 
 
 def test_rescore_refuses_to_write_over_an_input(tmp_path: Path) -> None:

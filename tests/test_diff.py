@@ -151,7 +151,9 @@ def test_pair_by_order_checks_sizes_and_id_checks_uniqueness() -> None:
         pair_tables(a, b, "order")
     _, tb, notes = pair_tables(a, loaded(["9", "8"], ["x", "y"], ["a", "b"]), "order")
     assert notes == [] and tb.frame["id"].to_list() == ["9", "8"]
-    with pytest.raises(ValueError, match=r"ids repeat in B \(e.g. .1., 1 repeated\).*unique.*--align order"):
+    with pytest.raises(
+        ValueError, match=r"ids repeat in B \(e.g. .1., 1 repeated\).*unique.*--align order"
+    ):
         pair_tables(a, loaded(["1", "1"], ["a", "b"], ["a", "b"]), "id")
     with pytest.raises(ValueError, match="share no id"):
         pair_tables(a, loaded(["7", "8"], ["a", "b"], ["a", "b"]), "id")

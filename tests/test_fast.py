@@ -14,10 +14,14 @@ PIECES = st.sampled_from(
      "a", "(", "*", "`", "é", "İ", "ß", "Σ", "\u2028", ".", "-", "_"]
 )  # fmt: skip
 TEXT = st.lists(PIECES, max_size=30).map("".join)
-TRUTH = st.one_of(st.none(), st.sampled_from(["Paris", "8", "U.S.", "H2O", "a", "user", "", "Σ", "it's"]), TEXT)
+TRUTH = st.one_of(
+    st.none(), st.sampled_from(["Paris", "8", "U.S.", "H2O", "a", "user", "", "Σ", "it's"]), TEXT
+)
 
 
-def reference(raws: list[str | None], truths: list[str | None], parser: str, normalizer: str) -> pl.DataFrame:
+def reference(
+    raws: list[str | None], truths: list[str | None], parser: str, normalizer: str
+) -> pl.DataFrame:
     rows = []
     for raw, truth in zip(raws, truths, strict=True):
         if parser == STORED:
@@ -43,11 +47,17 @@ def reference(raws: list[str | None], truths: list[str | None], parser: str, nor
 def test_vectorized_freeform_equals_row_rules(rows: list[tuple[str | None, str | None]]) -> None:
     raws = [r for r, _ in rows]
     truths = [t for _, t in rows]
-    frame = pl.DataFrame({"raw": raws, "parsed": raws, "truth": truths}, schema={"raw": pl.String, "parsed": pl.String, "truth": pl.String})
+    frame = pl.DataFrame(
+        {"raw": raws, "parsed": raws, "truth": truths},
+        schema={"raw": pl.String, "parsed": pl.String, "truth": pl.String},
+    )
     for parser in ("freeform/v1", "freeform/v2", STORED):
         for normalizer in ("v1", "v2"):
             got = apply_scheme(frame, Scheme("s", parser, normalizer), "freeform")
-            assert got.to_dicts() == reference(raws, truths, parser, normalizer).to_dicts(), (parser, normalizer)
+            assert got.to_dicts() == reference(raws, truths, parser, normalizer).to_dicts(), (
+                parser,
+                normalizer,
+            )
 
 
 # Pieces of answers around what freeform/v3 reacts to: roles, questions, reasoning tags,

@@ -17,7 +17,9 @@ from answer_audit.parsers.choice_presets import CHOICE_V4
 from test_prefilters import CUT_PIECES, UNIT_PIECES
 
 
-def _matches(pattern: re.Pattern[str], text: str) -> list[tuple[tuple[int, int], tuple[object, ...]]]:
+def _matches(
+    pattern: re.Pattern[str], text: str
+) -> list[tuple[tuple[int, int], tuple[object, ...]]]:
     """Every match of ``pattern`` in ``text``: span and groups (what a guard must keep)."""
     return [(m.span(), m.groups()) for m in pattern.finditer(text)]
 
@@ -68,7 +70,18 @@ def test_class_escapes_stay_escapes() -> None:
 
 @pytest.mark.parametrize(
     "pattern",
-    ["a*", "(?:a|b?)", r"x?\b", ".a", r"\Da", "[^a]b", r"\Sb", "(?i)a", "(?-i:a)b", r"(a)?(?(1)b|c)"],
+    [
+        "a*",
+        "(?:a|b?)",
+        r"x?\b",
+        ".a",
+        r"\Da",
+        "[^a]b",
+        r"\Sb",
+        "(?i)a",
+        "(?-i:a)b",
+        r"(a)?(?(1)b|c)",
+    ],
 )
 def test_no_set_when_unknown_or_empty_matches(pattern: str) -> None:
     assert first_chars(pattern) is None
@@ -254,7 +267,9 @@ def test_the_one_pass_search_finds_what_substring_checks_find(
     text: str, needs: frozenset[str]
 ) -> None:
     assert first_chars_module._holds_any(text, needs) == any(n in text for n in needs)
-    long = text * (first_chars_module._ONE_PASS_FROM // max(len(text), 1) + 1) if text else "x" * 70000
+    long = (
+        text * (first_chars_module._ONE_PASS_FROM // max(len(text), 1) + 1) if text else "x" * 70000
+    )
     assert may_match(needs, long) == any(n in long for n in needs)
 
 

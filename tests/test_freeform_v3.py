@@ -270,4 +270,3 @@ def test_stopping_at_a_restated_question_changes_nothing(text: str) -> None:
 
     full_loop = replace(FREEFORM_V3, question_patterns=(V3_QUESTIONS[0] + "(?:)",))
     assert FREEFORM_V3.extract(text) == full_loop.extract(text)
-

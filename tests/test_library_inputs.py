@@ -116,10 +116,13 @@ def test_diff_reads_a_callers_table_too() -> None:
 def test_numpy_integers_are_integers() -> None:
     import numpy as np
 
-    assert aa.rescore(CHOICE, "choice/v3", n_boot=np.int64(20), seed=np.int32(1)).coverage["rows"] == 3
-    assert AuditSettings(n_boot=np.int64(20), seed=np.int64(3), max_examples=np.int64(2)).n_boot == 20
+    assert (
+        aa.rescore(CHOICE, "choice/v3", n_boot=np.int64(20), seed=np.int32(1)).coverage["rows"] == 3
+    )
+    assert (
+        AuditSettings(n_boot=np.int64(20), seed=np.int64(3), max_examples=np.int64(2)).n_boot == 20
+    )
 
 
 def test_empty_choices_mean_the_presets_own() -> None:
     assert aa.extract("Answer: c", "choice/v3", choices="").value == "c"
-

@@ -153,9 +153,7 @@ def test_a_last_number_without_value_falls_back_to_the_one_before() -> None:
 
 # The number's alphabet, barrier characters of each kind, and letters that are barriers only
 # away from a digit: what the backward window search has to get right.
-_PIECES = st.sampled_from(
-    [*"15", *" ,./\n×x*^{}-$%e_;yEé٣", "\\times", "3e5", "1,234"]
-)
+_PIECES = st.sampled_from([*"15", *" ,./\n×x*^{}-$%e_;yEé٣", "\\times", "3e5", "1,234"])
 
 
 @settings(max_examples=500)

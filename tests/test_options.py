@@ -33,7 +33,11 @@ def test_parse_options(value: object, expected: object) -> None:
 
 def test_choices_col_lets_choice_v4_match_option_text(tmp_path: Path) -> None:
     rows = [
-        {"raw": "The answer is Rome.", "truth": "b", "options": json.dumps(["Paris", "Rome", "Berlin"])},
+        {
+            "raw": "The answer is Rome.",
+            "truth": "b",
+            "options": json.dumps(["Paris", "Rome", "Berlin"]),
+        },
         {"raw": "I would say Berlin.", "truth": "c", "options": "a Paris\nb Rome\nc Berlin"},
     ]
     path = tmp_path / "mc.jsonl"

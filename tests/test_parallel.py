@@ -36,11 +36,15 @@ def test_map_chunks_keeps_order_across_workers(tiny_threshold: None) -> None:
     assert parallel.map_chunks(_double, items, 2) == _double(items)
 
 
-@pytest.mark.parametrize(("parser", "normalizer"), [("freeform/v3", "v3"), ("number/v1", "numeric")])
+@pytest.mark.parametrize(
+    ("parser", "normalizer"), [("freeform/v3", "v3"), ("number/v1", "numeric")]
+)
 def test_a_scheme_in_two_workers_equals_the_serial_run(
     tiny_threshold: None, parser: str, normalizer: str
 ) -> None:
-    frame = pl.DataFrame({"raw": TEXTS, "truth": TRUTHS}, schema={"raw": pl.String, "truth": pl.String})
+    frame = pl.DataFrame(
+        {"raw": TEXTS, "truth": TRUTHS}, schema={"raw": pl.String, "truth": pl.String}
+    )
     scheme = Scheme("s", parser, normalizer)
     serial = apply_scheme(frame, scheme, "freeform", workers=1)
     assert apply_scheme(frame, scheme, "freeform", workers=2).equals(serial)

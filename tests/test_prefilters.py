@@ -72,7 +72,12 @@ def test_unit_rewrites_read_their_gates_from_one_set(text: str) -> None:
     assert _rewrite_units(text) == expected
 
 
-@given(st.lists(st.sampled_from(["a", "b", "z", ".", ",", "1", "23", "456", "7890", " ", "é", "\n"]), max_size=20).map("".join))
+@given(
+    st.lists(
+        st.sampled_from(["a", "b", "z", ".", ",", "1", "23", "456", "7890", " ", "é", "\n"]),
+        max_size=20,
+    ).map("".join)
+)
 @example("u.s.")
 @example("1,000")
 def test_dot_and_comma_gates_are_necessary_conditions(text: str) -> None:

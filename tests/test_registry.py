@@ -84,7 +84,10 @@ def test_base_inherits_steps(tmp_path: Path) -> None:
             'rule = "r"\npatterns = ["([a"]\n',
             r"key 'preset.x.steps.0.patterns': invalid regular expression",
         ),
-        ('[preset."choice/v3"]\nfamily = "choice"\nbase = "choice/v3"\n', r"key 'preset.choice/v3': .* cannot be redefined"),
+        (
+            '[preset."choice/v3"]\nfamily = "choice"\nbase = "choice/v3"\n',
+            r"key 'preset.choice/v3': .* cannot be redefined",
+        ),
         ("not toml [", r"not a readable TOML file"),
     ],
 )
@@ -149,7 +152,7 @@ def test_user_cue_patterns_fill_choice_letters(tmp_path: Path) -> None:
     # {L} in a negation cue means the choice letters, as in the step's patterns
     presets = _choice_file(
         tmp_path,
-        "kind = \"statements\"\nrule = \"stmt\"\npatterns = ['answer:\\s*([{L}])']\n"
+        'kind = "statements"\nrule = "stmt"\npatterns = [\'answer:\\s*([{L}])\']\n'
         "negations = [' instead of [{L}]']",
         extra='choices = "abc"',
     )
@@ -194,7 +197,9 @@ def test_patterns_that_would_blow_up_are_refused_at_load(
 
 
 def test_regex_only_syntax_is_accepted(tmp_path: Path) -> None:
-    presets = _choice_file(tmp_path, "kind = \"regex\"\nrule = \"r\"\npatterns = ['answer: (\\p{Ll})']")
+    presets = _choice_file(
+        tmp_path, 'kind = "regex"\nrule = "r"\npatterns = [\'answer: (\\p{Ll})\']'
+    )
     assert extract("Answer: C", "choice/u", presets=presets).value == "c"
 
 
@@ -243,7 +248,9 @@ def test_names_the_command_line_cannot_use_are_refused(tmp_path: Path, name: str
 
 
 def test_a_capture_of_more_or_less_than_one_letter_is_no_choice(tmp_path: Path) -> None:
-    presets = _choice_file(tmp_path, "kind = \"regex\"\nrule = \"r\"\npatterns = ['answer:\\s*([{L}]*)']")
+    presets = _choice_file(
+        tmp_path, 'kind = "regex"\nrule = "r"\npatterns = [\'answer:\\s*([{L}]*)\']'
+    )
     for text in ("answer: bc", "answer: none"):
         assert extract(text, "choice/u", presets=presets).value is None
     assert extract("answer: c", "choice/u", presets=presets).value == "c"
@@ -252,9 +259,11 @@ def test_a_capture_of_more_or_less_than_one_letter_is_no_choice(tmp_path: Path) 
 def test_a_pattern_invalid_for_the_choices_given_at_run_time_is_a_clear_error(
     tmp_path: Path,
 ) -> None:
-    presets = _choice_file(tmp_path, "kind = \"regex\"\nrule = \"r\"\npatterns = ['([{L}-e])']")
+    presets = _choice_file(tmp_path, 'kind = "regex"\nrule = "r"\npatterns = [\'([{L}-e])\']')
     assert extract("c", "choice/u", presets=presets).value == "c"  # abcd: [abcd-e] is fine
-    with pytest.raises(ValueError, match=r"preset 'choice/u': pattern .* \(choices 'xyz'\) is not a valid"):
+    with pytest.raises(
+        ValueError, match=r"preset 'choice/u': pattern .* \(choices 'xyz'\) is not a valid"
+    ):
         extract("x", "choice/u", presets=presets, choices="xyz")
 
 
@@ -262,7 +271,7 @@ def test_cue_patterns_keep_their_own_groups(tmp_path: Path) -> None:
     # joined into one pattern, the second cue's \1 pointed at the first cue's group
     presets = _choice_file(
         tmp_path,
-        "kind = \"statements\"\nrule = \"r\"\npatterns = ['answer:\\s*([{L}])']\n"
+        'kind = "statements"\nrule = "r"\npatterns = [\'answer:\\s*([{L}])\']\n'
         "ignore = ['(x)\\1', '(y)\\1']",
     )
     assert extract("yy answer: b", "choice/u", presets=presets).value is None
@@ -288,7 +297,9 @@ def test_more_invalid_files_name_the_key(tmp_path: Path, body: str, message: str
 
 def test_a_byte_order_mark_is_read(tmp_path: Path) -> None:
     path = tmp_path / "bom.toml"
-    path.write_bytes(b"\xef\xbb\xbf" + b'[preset."freeform/b"]\nfamily = "freeform"\nmarkers = ["x:"]\n')
+    path.write_bytes(
+        b"\xef\xbb\xbf" + b'[preset."freeform/b"]\nfamily = "freeform"\nmarkers = ["x:"]\n'
+    )
     assert "freeform/b" in PresetSet.from_file(path)
 
 
@@ -338,6 +349,8 @@ def test_case_insensitive_or_escaped_uppercase_is_fine(tmp_path: Path) -> None:
 
 
 def test_a_choice_range_in_a_preset_file_names_the_key(tmp_path: Path) -> None:
-    path = write(tmp_path, '[preset."c/x"]\nfamily = "choice"\nbase = "choice/v3"\nchoices = "a-e"\n')
+    path = write(
+        tmp_path, '[preset."c/x"]\nfamily = "choice"\nbase = "choice/v3"\nchoices = "a-e"\n'
+    )
     with pytest.raises(PresetError, match=r"key 'preset\.c/x\.choices': .*ranges such as a-e"):
         load_preset_file(path)

@@ -352,7 +352,7 @@ def test_a_found_none_is_not_confused_with_nothing_found() -> None:
     from answer_audit.incidence import confusion
 
     found = confusion(["none", None, "a"], ["none", "none", None])
-    assert found["labels"] == ["\"none\"", "a", "none"]
+    assert found["labels"] == ['"none"', "a", "none"]
     assert found["matrix"] == [[1, 0, 0], [0, 0, 1], [1, 0, 0]]
 
 

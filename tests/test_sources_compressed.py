@@ -15,7 +15,9 @@ import pytest
 from answer_audit.sources import ColumnMap, SourceError, load_files, read_table
 from lm_eval_fixtures import gsm8k_lines, write_samples
 
-JSONL = b'{"id": "1", "raw": "Paris", "truth": "Paris"}\n{"id": "2", "raw": "Rome", "truth": "Paris"}\n'
+JSONL = (
+    b'{"id": "1", "raw": "Paris", "truth": "Paris"}\n{"id": "2", "raw": "Rome", "truth": "Paris"}\n'
+)
 CSV = b"id,raw,truth\n1,Paris,Paris\n2,Rome,Paris\n"
 PACK = {"gzip": gzip.compress, "bzip2": bz2.compress, "xz": lzma.compress}
 

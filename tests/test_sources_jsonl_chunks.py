@@ -40,7 +40,11 @@ scalars = st.one_of(
     st.sampled_from([1e16, 0.1, -0.0, 1e-7]),
     st.text(max_size=6),
 )
-values = st.one_of(scalars, st.lists(scalars, max_size=2), st.dictionaries(st.text(max_size=2), scalars, max_size=2))
+values = st.one_of(
+    scalars,
+    st.lists(scalars, max_size=2),
+    st.dictionaries(st.text(max_size=2), scalars, max_size=2),
+)
 records = st.dictionaries(st.sampled_from(["a", "b", "c", "d", "é"]), values, max_size=4)
 odd_lines = st.sampled_from(
     [b"", b"   ", b"{oops", b"[1, 2]", b"7", b'{"a": "\\ud800"}', b'{"a": "x\xff\xfey"}',

@@ -107,7 +107,10 @@ def test_choice_options_stream_too(tmp_path: Path) -> None:
     whole = load_files([path], cmap).frame
     assert streamed.rows.slice(0, 3).equals(whole)
     settings = AuditSettings(kind="choice", n_boot=20)
-    assert audit(streamed.rows, settings=settings).to_dict() == audit(whole, settings=settings).to_dict()
+    assert (
+        audit(streamed.rows, settings=settings).to_dict()
+        == audit(whole, settings=settings).to_dict()
+    )
 
 
 def test_only_plain_parquet_inputs_stream(tmp_path: Path, two_files: list[Path]) -> None:

@@ -77,7 +77,9 @@ def test_wrote_line_names_a_bracketed_path(tmp_path: Path) -> None:
     csv.write_text("raw,truth\nParis,Paris\n", encoding="utf-8")
     (tmp_path / "o[").mkdir()
     target = tmp_path / "o[" / "[red]r.md"
-    code, stdout, stderr = run("rescore", str(csv), "-p", "freeform/v1", "-q", "--out-md", str(target))
+    code, stdout, stderr = run(
+        "rescore", str(csv), "-p", "freeform/v1", "-q", "--out-md", str(target)
+    )
     assert code == 0, stderr
     assert target.is_file()
     assert f"wrote {target}" in stdout.replace("\n", "")

@@ -103,7 +103,9 @@ def _reference_map(text: str) -> tuple[list[int], list[int]] | None:
     return (starts, ends) if "".join(pieces) == whole else None
 
 
-@given(st.text(alphabet=st.sampled_from("aBｃ３回答：ﬁ①Ⅳİ ㍿\u0301\u3099が\nﷺ\ud800\U0001d400\u0345")))
+@given(
+    st.text(alphabet=st.sampled_from("aBｃ３回答：ﬁ①Ⅳİ ㍿\u0301\u3099が\nﷺ\ud800\U0001d400\u0345"))
+)
 @example("B\u3099")  # NFKC keeps it, lower() changes B: the identity map, not the whole piece
 def test_offset_map_matches_the_plain_construction(text: str) -> None:
     norm, origin = nfkc_lower_with_map(text)

@@ -62,6 +62,7 @@ def __getattr__(name: str) -> object:
         return getattr(importlib.import_module(_LAZY[name]), name)
     raise AttributeError(f"module 'answer_audit' has no attribute {name!r}")
 
+
 __all__ = [
     "AuditResult",
     "AuditSettings",

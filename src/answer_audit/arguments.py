@@ -12,9 +12,11 @@ def text(value: Any, function: str, name: str = "text", *, optional: bool = Fals
     """``value`` must be a str (or None when ``optional``)."""
     if isinstance(value, str) or (optional and value is None):
         return
-    hint = " (decode bytes first: value.decode('utf-8', 'replace'))" if isinstance(
-        value, bytes | bytearray
-    ) else ""
+    hint = (
+        " (decode bytes first: value.decode('utf-8', 'replace'))"
+        if isinstance(value, bytes | bytearray)
+        else ""
+    )
     kind = "a str or None" if optional else "a str"
     raise TypeError(f"{function}(): {name} must be {kind}, not {type(value).__name__}{hint}")
 

@@ -74,7 +74,9 @@ class AuditSettings:
         check_fraction("alpha", self.alpha, 0.05)
         examples = as_integer(self.max_examples)
         if examples is None or examples < 0:
-            raise ValueError(f"max_examples must be a non-negative integer; got {self.max_examples!r}")
+            raise ValueError(
+                f"max_examples must be a non-negative integer; got {self.max_examples!r}"
+            )
         if self.choices is not None:
             object.__setattr__(self, "choices", validated_choices(self.choices))
 

@@ -272,8 +272,10 @@ def audit_cmd(
     ] = None,
     defaults: Annotated[
         bool,
-        typer.Option("--default-schemes/--no-default-schemes",
-                     help="Run the --kind's default schemes besides any --scheme."),
+        typer.Option(
+            "--default-schemes/--no-default-schemes",
+            help="Run the --kind's default schemes besides any --scheme.",
+        ),
     ] = True,
     presets: opt.Presets = None,
     choices: opt.Choices = None,
@@ -285,7 +287,8 @@ def audit_cmd(
         ),
     ] = 1000,
     max_rows: Annotated[
-        int, typer.Option("--max-rows", min=0, help="Per-group rows per scheme in the Markdown/HTML.")
+        int,
+        typer.Option("--max-rows", min=0, help="Per-group rows per scheme in the Markdown/HTML."),
     ] = 40,
     max_examples: Annotated[
         int, typer.Option("--max-examples", min=0, help="Flip examples to sample.")

@@ -105,8 +105,9 @@ def checked_choices(value: str | None) -> str | None:
 # Rescore and diff: how to build a parser from flags, and how to match.
 Choices = Annotated[
     str | None,
-    typer.Option("--choices", help="Choice set for choice presets, e.g. abcde.",
-                 callback=checked_choices),
+    typer.Option(
+        "--choices", help="Choice set for choice presets, e.g. abcde.", callback=checked_choices
+    ),
 ]
 Normalizer = Annotated[
     str | None,

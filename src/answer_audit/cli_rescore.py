@@ -207,7 +207,9 @@ def diff_cmd(
     allowed: opt.Allowed = None,
     no_integer_fallback: opt.NoIntegerFallback = False,
     normalizer: opt.Normalizer = None,
-    context: Annotated[int, typer.Option("--context", min=0, help="Characters shown around a span.")] = 80,
+    context: Annotated[
+        int, typer.Option("--context", min=0, help="Characters shown around a span.")
+    ] = 80,
     max_rows: Annotated[
         int, typer.Option("--max-rows", min=0, help="Disagreements shown (all go to the JSON).")
     ] = 20,

@@ -221,12 +221,13 @@ def pair_tables(
     idx_b = [where_b[ids_a[i]] for i in idx_a]
     missing = {"A": ids_a.count(None), "B": ids_b.count(None)}
     notes = [
-        f"{n} row(s) of {name} have no id and are left out"
-        for name, n in missing.items()
-        if n
+        f"{n} row(s) of {name} have no id and are left out" for name, n in missing.items() if n
     ] + [
         f"{n} row(s) of {name} have no matching id in the other table and are left out"
-        for name, n in (("A", na - len(idx_a) - missing["A"]), ("B", nb - len(idx_b) - missing["B"]))
+        for name, n in (
+            ("A", na - len(idx_a) - missing["A"]),
+            ("B", nb - len(idx_b) - missing["B"]),
+        )
         if n
     ]
     return _take(a, idx_a), _take(b, idx_b), notes

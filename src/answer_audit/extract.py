@@ -30,7 +30,9 @@ def extract(
     arguments.text(choices, "extract", "choices", optional=True)
     arguments.options(choices_text, "extract")
     if presets is not None and not isinstance(presets, Mapping):
-        raise TypeError(f"extract(): presets must be a PresetSet or dict, not {type(presets).__name__}")
+        raise TypeError(
+            f"extract(): presets must be a PresetSet or dict, not {type(presets).__name__}"
+        )
     if not isinstance(parser, str) and not callable(getattr(parser, "extract", None)):
         raise TypeError(
             f"extract(): parser must be a preset name or a preset, not {type(parser).__name__}"

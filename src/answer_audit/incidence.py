@@ -93,7 +93,9 @@ def value_label(value: Value) -> str:
     if value is None:
         return NONE_LABEL
     text = str(value)
-    return json.dumps(text, ensure_ascii=False) if text == NONE_LABEL or text.startswith('"') else text
+    return (
+        json.dumps(text, ensure_ascii=False) if text == NONE_LABEL or text.startswith('"') else text
+    )
 
 
 def confusion(rows_values: Sequence[Value], column_values: Sequence[Value]) -> dict[str, Any]:

@@ -197,7 +197,9 @@ def _finish(
     values = [typed_value(v, kind, stored=stored) for v in table["value"].to_list()]
     spans: list[Span | None] = [
         None if start is None else (start, end)
-        for start, end in zip(table["span_start"].to_list(), table["span_end"].to_list(), strict=True)
+        for start, end in zip(
+            table["span_start"].to_list(), table["span_end"].to_list(), strict=True
+        )
     ]
     return Labels(name, kind, values, table["rule"].to_list(), spans, table["correct"].to_list())
 

@@ -57,7 +57,9 @@ _SPACE, _MAYBE_SPACE = r"\s+", r"\s*"  # a space in a unit phrase: any run of wh
 _UNIT_PATTERNS = tuple(
     (
         guarded(  # the lookbehind opens the pattern: fail at one class check instead
-            re.compile("(?<![a-z])" + p.replace(" ?", _MAYBE_SPACE).replace(" ", _SPACE) + "(?![a-z])")
+            re.compile(
+                "(?<![a-z])" + p.replace(" ?", _MAYBE_SPACE).replace(" ", _SPACE) + "(?![a-z])"
+            )
         ),
         s,
         tuple(frozenset(key) for key in keys),
@@ -84,6 +86,8 @@ _TENS = {
     "eighty": 80, "ninety": 90,
 }  # fmt: skip
 _SCALES = {"hundred": 100, "thousand": 1000, "million": 10**6, "billion": 10**9}
+
+
 def _trie(words: list[str]) -> str:
     """The alternation of ``words`` as a prefix tree (``t(?:en|wo|h(?:ree|...))``): the same
     matches as the longest-first alternation, since a longer word is tried before its prefix,

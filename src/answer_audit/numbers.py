@@ -18,16 +18,18 @@ from functools import lru_cache
 from answer_audit.first_chars import guarded
 from answer_audit.offsets import OffsetMap, nfkc_lower_with_map
 
-_NUMBER = guarded(re.compile(
-    r"(?<![\w./])(?:(?<!\d,)|(?!\d{3}(?!\d)))"  # not inside a word, decimal or 1,234
-    r"(?P<sign>[-+−])?"
-    r"(?P<cur>[$€£¥₹]\s?)?"
-    r"(?:(?P<int>\d{1,3}(?:,\d{3})+(?![\d])|\d+)(?:\.(?P<frac>\d+))?|\.(?P<bare>\d+))"
-    r"(?:/(?P<den>\d+)(?![\d./]))?"
-    r"(?:\s*(?:×|x|\*|\\times|\\cdot)\s*10\s*\^\s*\{?(?P<exp>[-+−]?\d+)\}?|e(?P<e>[-+]?\d+)\b)?"
-    r"(?![\d])(?!\.\d)"
-    r"(?P<pct>\s?%)?"
-))  # guarded: a position that cannot start a number fails at one class check (same matches)
+_NUMBER = guarded(
+    re.compile(
+        r"(?<![\w./])(?:(?<!\d,)|(?!\d{3}(?!\d)))"  # not inside a word, decimal or 1,234
+        r"(?P<sign>[-+−])?"
+        r"(?P<cur>[$€£¥₹]\s?)?"
+        r"(?:(?P<int>\d{1,3}(?:,\d{3})+(?![\d])|\d+)(?:\.(?P<frac>\d+))?|\.(?P<bare>\d+))"
+        r"(?:/(?P<den>\d+)(?![\d./]))?"
+        r"(?:\s*(?:×|x|\*|\\times|\\cdot)\s*10\s*\^\s*\{?(?P<exp>[-+−]?\d+)\}?|e(?P<e>[-+]?\d+)\b)?"
+        r"(?![\d])(?!\.\d)"
+        r"(?P<pct>\s?%)?"
+    )
+)  # guarded: a position that cannot start a number fails at one class check (same matches)
 _DIGIT = re.compile(r"\d")  # every _NUMBER match holds one (its int, frac or bare group)
 _FRAC = re.compile(r"\\[dt]?frac\s*\{\s*([^{}]*?)\s*\}\s*\{\s*([^{}]*?)\s*\}")
 

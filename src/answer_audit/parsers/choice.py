@@ -223,12 +223,12 @@ def _to_choice(token: str | None, letters: str) -> str | None:
 
 
 def _run(preset: ChoicePreset, text: str, choices: str, options: Options | None) -> Extraction:
-    return budgeted(
-        lambda: _run_steps(preset, text, choices, options), timed=preset.user_patterns
-    )
+    return budgeted(lambda: _run_steps(preset, text, choices, options), timed=preset.user_patterns)
 
 
-def _run_steps(preset: ChoicePreset, text: str, choices: str, options: Options | None) -> Extraction:
+def _run_steps(
+    preset: ChoicePreset, text: str, choices: str, options: Options | None
+) -> Extraction:
     compiled = _compile(preset, choices)
     norm, origin = nfkc_lower_with_map(text)
     if preset.think:

@@ -165,7 +165,9 @@ class AnswerRegionPreset:
         pos = None
         keywords = _CUT_KEYWORDS.get(self.cut_patterns)  # None for any other set of patterns
         if keywords is None or _may_hold(region, keywords):
-            pos = min((m.start() for p in cuts if (m := _first_after_start(p, region))), default=None)
+            pos = min(
+                (m.start() for p in cuts if (m := _first_after_start(p, region))), default=None
+            )
         # With the built-in question pattern (matches open a line and end on it), the text
         # before a later match only grows by what follows: once it restates the question, so
         # does every later one, and the search can stop there (linear, not quadratic).

@@ -355,8 +355,10 @@ def _build(path: Path, name: str, spec: _AnySpec) -> Parser:
 def _check_lowercase(path: Path, key: str, pattern: str, kind: str) -> None:
     """Choice presets read NFKC-lowercased text: an uppercase letter written in a trigger, or as
     a literal of a pattern (outside ``(?i)``), can never match there."""
-    upper = uppercase_literal(pattern) if kind != "triggers" else next(
-        (c for c in pattern if c != c.lower()), None
+    upper = (
+        uppercase_literal(pattern)
+        if kind != "triggers"
+        else next((c for c in pattern if c != c.lower()), None)
     )
     if upper is not None:
         raise PresetError(

@@ -43,8 +43,9 @@ def environment() -> Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
-    env.filters.update(pct=pct, pval=pval, signed=signed, group_text=group_text,
-                       breakable=breakable)
+    env.filters.update(
+        pct=pct, pval=pval, signed=signed, group_text=group_text, breakable=breakable
+    )
     env.globals.update(csp=CSP, elided=ELIDED, delta_note=DELTA_NOTE, cells_note=CELLS_NOTE)
     return env
 

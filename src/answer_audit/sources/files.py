@@ -353,7 +353,6 @@ def _reject_duplicate_headers(text: str, where: Path, sep: str = ",") -> None:
         )
 
 
-
 def _is_stream(where: Path) -> bool:
     """Whether the input is a pipe or socket (``<(zcat runs.jsonl.gz)``, a named FIFO,
     /dev/stdin), which can be read only once; a device is refused (it may never end)."""

@@ -201,7 +201,9 @@ def null_text_notes(frame: pl.DataFrame, cmap: ColumnMap) -> list[str]:
         listed = ", ".join(f"'{t}' in {n} rows" for t, n in seen.items())
         # --null-values applies to every column but raw and id: advise it only when it would
         # not also blank a truth, parse or group value
-        others = [c for c in ("truth", "parsed", *cmap.group_by) if c != role and c in frame.columns]
+        others = [
+            c for c in ("truth", "parsed", *cmap.group_by) if c != role and c in frame.columns
+        ]
         clash = next(((t, c) for t in seen for c in others if _count(frame[c], t)), None)
         advice = (
             f"pass --null-values {','.join(seen)}"

@@ -202,9 +202,7 @@ def _read_runs(
         total += height
     if total == 0:
         why = f" ({notes[0]})" if notes else ""
-        raise SourceError(
-            f"{runs_dir}: the completed runs hold no trials for {conditions}{why}"
-        )
+        raise SourceError(f"{runs_dir}: the completed runs hold no trials for {conditions}{why}")
     skipped = [vars(r) for r in runs if r.status != "completed"]
     notes += [f"skipped run at temperature {r['temperature']}: {r['status']}" for r in skipped]
     coverage = {"runs": covered, "rows": total, "skipped_runs": skipped}
