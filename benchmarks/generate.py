@@ -25,10 +25,10 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from answer_audit.demo import OPINIONS, WRONG
 from answer_audit.matching import is_correct
 from answer_audit.parsers.freeform import FREEFORM_V1
 from answer_audit.sources import write_runs
+from answer_audit.sources.demo import OPINIONS, WRONG
 
 VERSION = 1  # bump when the rows change, so cached files are not reused
 DATA_DIR = Path(__file__).resolve().parent / "data"

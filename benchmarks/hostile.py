@@ -23,7 +23,7 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from answer_audit import extract, is_correct, list_parsers
-from answer_audit.text import NORMALIZERS
+from answer_audit.matching import NORMALIZERS
 
 MB = 1 << 20
 SIZES = (MB // 64, MB // 16, MB // 4, MB)  # smaller sizes catch superlinear work that times out

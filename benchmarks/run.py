@@ -79,7 +79,7 @@ def peak_rss_with_workers() -> dict[str, Any]:
     """Peak RSS of this process plus that of each worker process it kept (`--workers`): an
     upper bound of what was resident at once. Workers are read from /proc while alive:
     ``RUSAGE_CHILDREN`` would report at least this process's own peak for each of them."""
-    from answer_audit import parallel
+    from answer_audit.schemes import parallel
 
     workers = [vm_hwm_mb(f"/proc/{pid}/status") for pid in parallel.worker_pids()]
     parallel.shutdown()
@@ -123,8 +123,8 @@ def child_loop(parquet: str, cap: str) -> dict[str, Any]:
     import polars as pl
 
     from answer_audit import get_parser, is_correct, strip_think
-    from answer_audit.auditing import BLOCK_MARKERS, ROLE_MARKERS
-    from answer_audit.schemes import default_schemes
+    from answer_audit.analysis.audit import BLOCK_MARKERS, ROLE_MARKERS
+    from answer_audit.schemes.apply import default_schemes
 
     frame = pl.read_parquet(parquet, columns=["raw", "parsed", "truth"])
     rows = list(zip(*(frame[c].to_list() for c in ("raw", "parsed", "truth")), strict=True))

@@ -1,4 +1,4 @@
-"""Generate src/answer_audit/_unicode_tables.py: characters where Python's and Polars' (Rust's)
+"""Generate src/answer_audit/text/_unicode_tables.py: characters where Python's and Polars' (Rust's)
 text rules disagree, so the vectorized path can send rows containing them to the row rules.
 
 Run with `python scripts/unicode_tables.py`; tests/test_fast.py checks the file is current for
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import polars as pl
 
-OUT = Path(__file__).resolve().parents[1] / "src" / "answer_audit" / "_unicode_tables.py"
+OUT = Path(__file__).resolve().parents[1] / "src" / "answer_audit" / "text" / "_unicode_tables.py"
 # Always sent to the row rules: Python lowercases these to longer or ASCII text (İ, Kelvin
 # sign), or by context (Σ: final sigma).
 ALWAYS = "\u0130\u212a\u03a3"

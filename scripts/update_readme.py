@@ -3,7 +3,7 @@
 from pathlib import Path
 
 from answer_audit.parsers import BUILTIN
-from answer_audit.report.presets_md import presets_markdown
+from answer_audit.report.markdown.presets import presets_markdown
 
 START, END = "<!-- presets:start -->", "<!-- presets:end -->"
 

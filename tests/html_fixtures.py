@@ -8,12 +8,12 @@ from pathlib import Path
 
 import polars as pl
 
-from answer_audit.auditing import AuditResult, AuditSettings, audit
-from answer_audit.demo import demo_rows
-from answer_audit.diff import DiffResult, diff_labelings
-from answer_audit.loading import SourceSpec, load
-from answer_audit.rescoring import RescoreResult, rescore
+from answer_audit.analysis.audit import AuditResult, AuditSettings, audit
+from answer_audit.analysis.diff import DiffResult, diff_labelings
+from answer_audit.analysis.rescore import RescoreResult, rescore
 from answer_audit.sources import ColumnMap, write_runs
+from answer_audit.sources.demo import demo_rows
+from answer_audit.sources.spec import SourceSpec, load
 
 # Each must reach the page as literal text: never as markup, script or template code.
 HOSTILE = (

@@ -1,16 +1,15 @@
 """README stays true: the preset table is current and every command and flag is documented."""
 
-from pathlib import Path
-
 import pytest
 import typer.main
 from typer.core import TyperOption
 
 from answer_audit.cli import app
 from answer_audit.parsers import BUILTIN
-from answer_audit.report.presets_md import presets_markdown
+from answer_audit.report.markdown.presets import presets_markdown
+from paths import REPO
 
-README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+README = (REPO / "README.md").read_text(encoding="utf-8")
 COMMAND = typer.main.get_command(app)
 
 

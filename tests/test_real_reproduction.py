@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from answer_audit import extract, is_correct
+from paths import REAL
 
-REAL = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "real"
 pytestmark = pytest.mark.real
 
 

@@ -9,13 +9,14 @@ import polars as pl
 import pytest
 from typer.testing import CliRunner
 
-from answer_audit.auditing import AuditSettings, audit
+from answer_audit.analysis.audit import AuditSettings, audit
+from answer_audit.analysis.diff import diff_labelings
+from answer_audit.analysis.rescore import rescore
 from answer_audit.cli import app
-from answer_audit.diff import diff_labelings
-from answer_audit.labeling import group_indices
-from answer_audit.rescoring import rescore
-from answer_audit.schemes import Scheme, label_value, stored_extraction
+from answer_audit.schemes.apply import Scheme, label_value, stored_extraction
+from answer_audit.schemes.labels import group_indices
 from answer_audit.sources import ColumnMap, SourceError, load_files, parse_label
+from paths import REPO
 
 runner = CliRunner()
 
@@ -177,7 +178,7 @@ def test_group_by_a_list_column(tmp_path: Path) -> None:
 
 
 def test_audit_refuses_to_write_over_a_run_database(tmp_path: Path) -> None:
-    from answer_audit.demo import write_demo_runs
+    from answer_audit.sources.demo import write_demo_runs
 
     metadata = write_demo_runs(tmp_path / "runs")
     db = next((tmp_path / "runs").rglob("simulation.db"))
@@ -198,7 +199,7 @@ def test_audit_flag_table_lists_only_audit_flags() -> None:
 
     import typer.main
 
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
     table = readme.split("### `audit`", 1)[1].split("| flag | meaning |", 1)[1].split("\n\n")[0]
     command = typer.main.get_command(app).commands["audit"]  # type: ignore[attr-defined]
     known = {
@@ -237,7 +238,7 @@ def test_json_reports_are_strict_json_with_a_nan_group(tmp_path: Path) -> None:
 
 
 def test_audit_markdown_example_heading_escapes_the_id() -> None:
-    from answer_audit.report.audit_md import render_audit_markdown
+    from answer_audit.report.markdown.audit import render_audit_markdown
 
     hostile_id = "x\n## Injected <img src=x onerror=alert(1)>"
     frame = pl.DataFrame(
@@ -250,7 +251,7 @@ def test_audit_markdown_example_heading_escapes_the_id() -> None:
 
 
 def test_rescore_markdown_escapes_disagreeing_ids() -> None:
-    from answer_audit.report.rescore_md import render_rescore_markdown
+    from answer_audit.report.markdown.rescore import render_rescore_markdown
 
     frame = pl.DataFrame(
         {"id": ["<img src=x onerror=alert(1)>\n# Injected"], "raw": ["Answer: b"],
@@ -349,7 +350,7 @@ def test_audit_with_no_scored_row_is_a_user_error(tmp_path: Path) -> None:
 
 
 def test_a_found_none_is_not_confused_with_nothing_found() -> None:
-    from answer_audit.incidence import confusion
+    from answer_audit.analysis.incidence import confusion
 
     found = confusion(["none", None, "a"], ["none", "none", None])
     assert found["labels"] == ['"none"', "a", "none"]
@@ -381,8 +382,8 @@ def test_audit_rescore_and_diff_mask_the_same_error_rows() -> None:
     report = audit(frame, [Scheme("p", "freeform/v2", "v2")], AuditSettings(n_boot=10))
     audit_rules = report.rules["p"]["overall"]
     assert audit_rules.get("error") == 1  # row 2 only
-    from answer_audit.labeling import parser_labels, stored_labels
     from answer_audit.parsers import get_parser
+    from answer_audit.schemes.labels import parser_labels, stored_labels
 
     labels = parser_labels(frame, get_parser("freeform/v2"))
     assert labels.rules[:2] == ["whole-text", "error"]

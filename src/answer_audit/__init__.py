@@ -2,9 +2,8 @@
 
 from typing import TYPE_CHECKING
 
-from answer_audit.extract import extract
 from answer_audit.extraction import Extraction
-from answer_audit.matching import is_correct
+from answer_audit.matching import is_correct, normalize
 from answer_audit.parsers import (
     PresetError,
     PresetSet,
@@ -13,13 +12,14 @@ from answer_audit.parsers import (
     get_parser,
     list_parsers,
 )
-from answer_audit.text import normalize, strip_think, truncate_at_markers
+from answer_audit.parsers.extract import extract
+from answer_audit.text.regions import strip_think, truncate_at_markers
 
 if TYPE_CHECKING:  # the lazy names below, for type checkers and editors
-    from answer_audit.auditing import AuditResult, AuditSettings, audit
-    from answer_audit.diff import DiffResult, diff_labelings
-    from answer_audit.rescoring import RescoreResult, rescore
-    from answer_audit.schemes import Scheme
+    from answer_audit.analysis.audit import AuditResult, AuditSettings, audit
+    from answer_audit.analysis.diff import DiffResult, diff_labelings
+    from answer_audit.analysis.rescore import RescoreResult, rescore
+    from answer_audit.schemes.apply import Scheme
     from answer_audit.sources import (
         ColumnMap,
         LoadedTable,
@@ -36,14 +36,14 @@ __version__ = "0.1.0"
 # The table-level API imports Polars and NumPy; it loads on first use, so extracting one answer
 # stays a light import.
 _LAZY = {
-    "audit": "answer_audit.auditing",
-    "AuditResult": "answer_audit.auditing",
-    "AuditSettings": "answer_audit.auditing",
-    "Scheme": "answer_audit.schemes",
-    "rescore": "answer_audit.rescoring",
-    "RescoreResult": "answer_audit.rescoring",
-    "diff_labelings": "answer_audit.diff",
-    "DiffResult": "answer_audit.diff",
+    "audit": "answer_audit.analysis.audit",
+    "AuditResult": "answer_audit.analysis.audit",
+    "AuditSettings": "answer_audit.analysis.audit",
+    "Scheme": "answer_audit.schemes.apply",
+    "rescore": "answer_audit.analysis.rescore",
+    "RescoreResult": "answer_audit.analysis.rescore",
+    "diff_labelings": "answer_audit.analysis.diff",
+    "DiffResult": "answer_audit.analysis.diff",
     "ColumnMap": "answer_audit.sources",
     "LoadedTable": "answer_audit.sources",
     "SourceError": "answer_audit.sources",

@@ -6,11 +6,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from answer_audit.extract import extract
 from answer_audit.extraction import Extraction
+from answer_audit.matching import NORMALIZERS
 from answer_audit.parsers import ChoicePreset, Parser, PresetSet, get_parser
-from answer_audit.schemes import Kind, label_value
-from answer_audit.text import NORMALIZERS
+from answer_audit.parsers.extract import extract
+from answer_audit.schemes.apply import Kind, label_value
 
 
 @dataclass(frozen=True)

@@ -20,12 +20,12 @@ from functools import lru_cache
 from typing import Literal
 
 from answer_audit.extraction import NOT_FOUND, Extraction
-from answer_audit.first_chars import guarded, may_match, needed_strings
-from answer_audit.offsets import nfkc_lower_with_map
 from answer_audit.parsers import choice_read
 from answer_audit.parsers.choice_read import Decision, Lines, NoAnswer, StepRegexes
 from answer_audit.parsers.timed import budgeted, compile_user_pattern
-from answer_audit.text import reasoning_bounds
+from answer_audit.text.offsets import nfkc_lower_with_map
+from answer_audit.text.prefilters import guarded, may_match, needed_strings
+from answer_audit.text.regions import reasoning_bounds
 
 StepKind = Literal[
     "trigger-lines", "regex", "window", "tail-repeat", "last-char", "statements", "option-text"

@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from answer_audit.first_chars import may_match, needed_strings
+from answer_audit.text.prefilters import may_match, needed_strings
 
 if TYPE_CHECKING:
     from answer_audit.parsers.choice import ChoiceStep

@@ -7,9 +7,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from answer_audit.extraction import Extraction
-from answer_audit.first_chars import guarded
 from answer_audit.parsers.timed import budgeted, compile_user_pattern
-from answer_audit.text import (
+from answer_audit.text.prefilters import guarded
+from answer_audit.text.regions import (
     REASONING_CLOSERS,
     first_nonempty_line_bounds,
     reasoning_bounds,

@@ -3,7 +3,7 @@
 The answer region is a free-form preset's (``freeform/v3`` for ``number/v1``): the text after
 the last closing reasoning delimiter, cut where an invented new turn starts; a reasoning block
 left open has no answer. In it, ``\\boxed{}`` wins over ``####``, which wins over an
-``Answer:`` line, which wins over the last number (see `answer_audit.numbers.final_number`).
+``Answer:`` line, which wins over the last number (see `answer_audit.text.numerals.final_number`).
 The value is the number as a short exact string (``1234.5`` for ``$1,234.50``, ``-3``,
 ``0.75`` for ``3/4``, ``29`` for ``29.00``); compare values with the ``numeric`` matcher.
 """
@@ -14,8 +14,8 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from answer_audit.extraction import Extraction
-from answer_audit.numbers import final_number, prepare
 from answer_audit.parsers.freeform import FREEFORM_V3, AnswerRegionPreset, FreeformPreset
+from answer_audit.text.numerals import final_number, prepare
 
 _NO_REGION = frozenset({"empty", "unclosed-think"})
 

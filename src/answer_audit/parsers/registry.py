@@ -12,7 +12,6 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, ValidationError
 
-from answer_audit.first_chars import uppercase_literal
 from answer_audit.parsers.base import Parser
 from answer_audit.parsers.choice import (
     CHOICE_V1,
@@ -40,6 +39,7 @@ from answer_audit.parsers.freeform import (
 from answer_audit.parsers.jsonfield import JSON_ISUP_GRADE, JsonFieldPreset
 from answer_audit.parsers.number import NUMBER_V1, NumberPreset
 from answer_audit.parsers.timed import check_user_pattern, compile_user_pattern
+from answer_audit.text.prefilters import uppercase_literal
 
 # Frozen once released: tests/golden pins what each of them extracts.
 BUILTIN: Mapping[str, Parser] = MappingProxyType(

@@ -14,20 +14,20 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from answer_audit.diff import SPAN_CLOSE, SPAN_OPEN, DiffResult
-from answer_audit.report.diff_md import (
+from answer_audit.analysis.diff import SPAN_CLOSE, SPAN_OPEN, DiffResult
+from answer_audit.analysis.rescore import RescoreResult
+from answer_audit.report.markdown.diff import (
     ACCURACY_HEADER,
     accuracy_rows,
     agreement_text,
     diff_group_rows,
 )
-from answer_audit.report.rescore_md import (
+from answer_audit.report.markdown.rescore import (
     flips_text,
     group_rows,
     metric_rows,
     stored_label_text,
 )
-from answer_audit.rescoring import RescoreResult
 
 # C0 controls but tab and newline, and DEL, as their Unicode control pictures (ESC -> ␛); C1
 # controls (0x80-0x9f: 0x9b opens a CSI sequence on some terminals) as the replacement

@@ -5,15 +5,15 @@ canonical frame and never opens a file. `stream_files` and `stream_runs` give th
 with its long text columns left in the inputs, read a slice at a time (`sources.lazy`).
 """
 
-from answer_audit.sources.canonical import ColumnMap, LoadedTable
-from answer_audit.sources.errors import SourceError
 from answer_audit.sources.files import FORMATS, read_table
-from answer_audit.sources.labels import parse_label
-from answer_audit.sources.lazy import StreamedTable
 from answer_audit.sources.lm_eval import filter_agreement
 from answer_audit.sources.load import load_files, stream_files
 from answer_audit.sources.runs import DEFAULT_CONDITIONS, load_runs, stream_runs
 from answer_audit.sources.runs_write import write_runs
+from answer_audit.table.canonical import ColumnMap, LoadedTable
+from answer_audit.table.errors import SourceError
+from answer_audit.table.labels import parse_label
+from answer_audit.table.lazy import StreamedTable
 
 __all__ = [
     "DEFAULT_CONDITIONS",

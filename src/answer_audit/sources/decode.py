@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
-from answer_audit.sources.errors import SourceError, first_line
+from answer_audit.table.errors import SourceError, first_line
 
 _REPLACEMENT = "\ufffd"
 _ENCODED_REPLACEMENT = _REPLACEMENT.encode("utf-8")

@@ -26,7 +26,6 @@ from answer_audit.sources.decode import (
     reject_wide_encodings,
     unreadable,
 )
-from answer_audit.sources.errors import FormatMismatch, SourceError, first_line
 from answer_audit.sources.inspect_log import looks_like_inspect_json, read_inspect_log
 from answer_audit.sources.jsonfmt import (
     may_hold_surrogates,
@@ -36,6 +35,7 @@ from answer_audit.sources.jsonfmt import (
 )
 from answer_audit.sources.lm_eval import lm_eval_frame, looks_like_lm_eval
 from answer_audit.sources.sqlite import has_sqlite_header, read_sqlite
+from answer_audit.table.errors import FormatMismatch, SourceError, first_line
 
 FORMATS = ("csv", "jsonl", "json", "parquet", "sqlite", "lm-eval", "inspect")
 _ALIASES = {"ndjson": "jsonl", "lm_eval": "lm-eval", "inspect_ai": "inspect"}

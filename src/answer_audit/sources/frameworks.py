@@ -11,8 +11,8 @@ from collections.abc import Iterable
 import polars as pl
 
 from answer_audit.sources import inspect_log, lm_eval
-from answer_audit.sources.canonical import ColumnMap
-from answer_audit.sources.errors import SourceError
+from answer_audit.table.canonical import ColumnMap
+from answer_audit.table.errors import SourceError
 
 DEFAULT_GROUPS = {"lm-eval": lm_eval.GROUPS, "inspect": inspect_log.GROUPS}
 _ROLES = ("id", "raw", "parsed", "label", "truth", "error")

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import polars as pl
 
 from answer_audit.sources.decode import DECOMPRESSION_ERRORS, open_text_file
-from answer_audit.sources.errors import FormatMismatch, SourceError
+from answer_audit.table.errors import FormatMismatch, SourceError
 
 if TYPE_CHECKING:
     from inspect_ai.log import EvalLog, EvalSample

@@ -7,7 +7,7 @@ import re
 from typing import Any
 
 from answer_audit.sources.decode import iter_lines
-from answer_audit.sources.errors import SourceError
+from answer_audit.table.errors import SourceError
 
 Record = dict[str, Any]
 _TOO_DEEP = "not readable JSON (nested too deeply for the JSON decoder)"

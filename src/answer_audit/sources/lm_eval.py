@@ -19,8 +19,8 @@ from typing import Any
 import polars as pl
 
 from answer_audit.sources.decode import COMPRESSED_SUFFIXES, DECOMPRESSION_ERRORS, open_text_file
-from answer_audit.sources.errors import FormatMismatch, SourceError
 from answer_audit.sources.jsonfmt import json_kind
+from answer_audit.table.errors import FormatMismatch, SourceError
 
 DEFAULT_METRIC = "exact_match"
 GROUPS = ("task", "filter")

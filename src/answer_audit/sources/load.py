@@ -10,12 +10,12 @@ from typing import Any
 
 import polars as pl
 
-from answer_audit.sources.canonical import ColumnMap, LoadedTable, canonical_frame, concat_frames
 from answer_audit.sources.decode import compression
-from answer_audit.sources.errors import SourceError
 from answer_audit.sources.files import detect_format, read_table
 from answer_audit.sources.frameworks import framework_map, is_framework
-from answer_audit.sources.lazy import StreamedTable, stream_parquet
+from answer_audit.table.canonical import ColumnMap, LoadedTable, canonical_frame, concat_frames
+from answer_audit.table.errors import SourceError
+from answer_audit.table.lazy import StreamedTable, stream_parquet
 
 PathArg = str | os.PathLike[str]
 

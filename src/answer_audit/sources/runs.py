@@ -14,19 +14,19 @@ from typing import Any
 
 import polars as pl
 
-from answer_audit.sources.canonical import (
+from answer_audit.sources.columns import frame_from_rows
+from answer_audit.sources.decode import decode_utf8, read_bytes
+from answer_audit.sources.jsonfmt import json_kind
+from answer_audit.sources.sqlite import describe_tables, open_readonly
+from answer_audit.table.canonical import (
     ColumnMap,
     LoadedTable,
     canonical_frame,
     canonical_texts,
     concat_frames,
 )
-from answer_audit.sources.columns import frame_from_rows
-from answer_audit.sources.decode import decode_utf8, read_bytes
-from answer_audit.sources.errors import SourceError
-from answer_audit.sources.jsonfmt import json_kind
-from answer_audit.sources.lazy import Part, StreamedRows, StreamedTable
-from answer_audit.sources.sqlite import describe_tables, open_readonly
+from answer_audit.table.errors import SourceError
+from answer_audit.table.lazy import Part, StreamedRows, StreamedTable
 
 DEFAULT_CONDITIONS = ("control", "asch_history_5", "authoritative_bias")
 DB_NAME = "simulation.db"

@@ -12,9 +12,9 @@ from typing import Any
 
 import polars as pl
 
-from answer_audit.sources.errors import SourceError
-from answer_audit.sources.labels import parse_label
 from answer_audit.sources.runs import DB_NAME
+from answer_audit.table.errors import SourceError
+from answer_audit.table.labels import parse_label
 
 METADATA_NAME = "runs_metadata.json"
 WRITE_COLUMNS = (

@@ -15,7 +15,7 @@ from urllib.parse import quote
 import polars as pl
 
 from answer_audit.sources.columns import frame_from_rows
-from answer_audit.sources.errors import SourceError
+from answer_audit.table.errors import SourceError
 
 SQLITE_HEADER = b"SQLite format 3\x00"
 _WAL_VERSION = 2  # header bytes 18 and 19 (read/write format versions) are 2 in WAL mode

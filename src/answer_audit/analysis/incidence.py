@@ -1,0 +1,170 @@
+"""Cross-tabulations of labellings: how a value was found (incidence) and value confusion.
+
+Pure functions over per-row lists; the rescore and diff results embed their output as is.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from answer_audit.schemes.labels import ERROR_RULES, Labels, Value
+
+NONE_LABEL = "none"
+_NUMBER = re.compile(r"[+-]?\d+(?:\.\d+)?")
+_DESCRIBED_RULE = re.compile(r"`([^`]+)`: (.+)", re.DOTALL)
+
+# How a JSON field appeared, in report order: (category, description, rules of jsonfield).
+JSON_CATEGORIES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+    ("valid", "value present and valid", ("json-value",)),
+    ("null", "value null (read as the preset's null value)", ("json-null",)),
+    ("missing-key", "JSON object without the key", ("json-missing-key",)),
+    ("out-of-range", "value outside the allowed range", ("json-out-of-range",)),
+    ("not-integer", "value not an integer", ("json-not-integer",)),
+    ("json-invalid", "looks like JSON but does not decode", ("json-invalid",)),
+    ("integer-fallback", "no JSON: first standalone integer used", ("integer-fallback",)),
+    (
+        "integer-fallback-out-of-range",
+        "no JSON: the integer found is outside the allowed range",
+        ("integer-fallback-out-of-range",),
+    ),
+    ("not-found", "no JSON and no integer", ("not-found",)),
+    ("error", "error row (error column set, or empty output)", ERROR_RULES),
+)
+
+_RULE_NOTES = {
+    "error": "error row: the error column is set",
+    "no-output": "error row: empty or missing output",
+    "not-found": "no answer found",
+}
+
+
+def rule_descriptions(steps: Iterable[str], limit: int = 90) -> dict[str, str]:
+    """Rule name -> what it does, from a preset's ``describe()`` lines (``"`rule`: text"``).
+
+    >>> rule_descriptions(["`last-char`: the last choice character anywhere in the text"])
+    {'last-char': 'the last choice character anywhere in the text'}
+    """
+    found = {}
+    for step in steps:
+        m = _DESCRIBED_RULE.match(step)
+        if m is not None:
+            text = m.group(2)
+            found[m.group(1)] = text if len(text) <= limit else _cut(text, limit)
+    return found
+
+
+def _cut(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` characters with an ellipsis; a code span the cut opens is
+    closed, so what follows it in a Markdown report is not read as Markdown or HTML."""
+    cut = text[: limit - 1]
+    return cut + ("`…" if cut.count("`") % 2 else "…")
+
+
+def label_order(labels: Iterable[str]) -> list[str]:
+    """Numbers numerically first, then text; ``none`` last.
+
+    >>> label_order(["none", "10", "b", "2"])
+    ['2', '10', 'b', 'none']
+    """
+
+    def key(label: str) -> tuple[int, float, str]:
+        if label == NONE_LABEL:
+            return (2, 0.0, label)
+        if _NUMBER.fullmatch(label):
+            return (0, float(label), label)
+        return (1, 0.0, label)
+
+    return sorted(set(labels), key=key)
+
+
+def value_label(value: Value) -> str:
+    """A value as a confusion-matrix label: its text, or ``none`` when nothing was found.
+
+    A found value that would read as that (the text ``none``, or text starting with a double
+    quote) is shown JSON-quoted, so no two different values share a label.
+
+    >>> value_label(None), value_label("none"), value_label("b")
+    ('none', '"none"', 'b')
+    """
+    if value is None:
+        return NONE_LABEL
+    text = str(value)
+    return (
+        json.dumps(text, ensure_ascii=False) if text == NONE_LABEL or text.startswith('"') else text
+    )
+
+
+def confusion(rows_values: Sequence[Value], column_values: Sequence[Value]) -> dict[str, Any]:
+    """Counts of (row value, column value) pairs as a square matrix over their union of labels.
+
+    >>> confusion(["a", "b", None], ["a", "a", "b"])["matrix"]
+    [[1, 0, 0], [1, 0, 0], [0, 1, 0]]
+    """
+    pairs = Counter(
+        (value_label(r), value_label(c)) for r, c in zip(rows_values, column_values, strict=True)
+    )
+    labels = label_order([label for pair in pairs for label in pair])
+    matrix = [[pairs.get((r, c), 0) for c in labels] for r in labels]
+    return {"labels": labels, "matrix": matrix}
+
+
+def incidence(
+    labels: Labels,
+    classes: Sequence[str | None],
+    scored: Sequence[bool],
+    *,
+    json_field: bool,
+    descriptions: Mapping[str, str] | None = None,
+) -> dict[str, Any]:
+    """How values were found, per category, with the truth classes of each category's rows.
+
+    JSON-field presets use the fixed `JSON_CATEGORIES` (all listed, zeros included); other
+    presets use their rules, most frequent first, described by ``descriptions`` (rule -> text).
+    Each category: ``n`` rows, ``scored`` rows
+    (with truth), ``correct``, ``truth`` (scored rows per truth class) and ``values`` found.
+    """
+    category_of = {rule: cat for cat, _, rules in JSON_CATEGORIES for rule in rules}
+    keys = [category_of.get(r, r) if json_field else r for r in labels.rules]
+    order: list[tuple[str, str, tuple[str, ...]]]
+    if json_field:
+        order = list(JSON_CATEGORIES)
+        order += [(k, "other rule", (k,)) for k in sorted(set(keys) - set(category_of.values()))]
+    else:
+        counts = Counter(keys)
+        notes = {**(descriptions or {}), **_RULE_NOTES}
+        order = [(k, notes.get(k, ""), (k,)) for k in sorted(counts, key=lambda k: (-counts[k], k))]
+    class_names = label_order(c for c, s in zip(classes, scored, strict=True) if s and c)
+    categories = [_category(entry, keys, labels, classes, scored, class_names) for entry in order]
+    return {
+        "by": "json-field" if json_field else "rule",
+        "classes": class_names,
+        "categories": categories,
+    }
+
+
+def _category(
+    entry: tuple[str, str, tuple[str, ...]],
+    keys: Sequence[str],
+    labels: Labels,
+    classes: Sequence[str | None],
+    scored: Sequence[bool],
+    class_names: Sequence[str],
+) -> dict[str, Any]:
+    category, description, rules = entry
+    idx = [i for i, k in enumerate(keys) if k == category]
+    truth = Counter(classes[i] for i in idx if scored[i])
+    values = Counter(value_label(labels.values[i]) for i in idx)
+    return {
+        "category": category,
+        "description": description,
+        "rules": list(rules),
+        "n": len(idx),
+        "scored": sum(1 for i in idx if scored[i]),
+        "correct": sum(1 for i in idx if scored[i] and labels.correct[i]),
+        "truth": {c: truth.get(c, 0) for c in class_names},
+        "values": {v: values[v] for v in label_order(values)},
+    }

@@ -1,0 +1,198 @@
+"""A rescore as a Markdown report, and the number formats the terminal summary shares."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from answer_audit.analysis.rescore import RescoreResult
+from answer_audit.report.markdown.audit import pval
+from answer_audit.report.markdown.safe import OwnMarkdown, cell, table
+
+SIDES = ("stored", "rescored")
+
+
+def pct(x: float | None, digits: int = 1) -> str:
+    """A fraction as a percentage: ``0.5648`` -> ``56.5``; ``—`` for None."""
+    return "—" if x is None else f"{100 * x:.{digits}f}"
+
+
+def pct_pm(metrics: dict[str, Any] | None, name: str = "accuracy") -> str:
+    """``56.5 ± 4.8``: the metric and its bootstrap std, in percent."""
+    if not metrics or metrics.get(name) is None:
+        return "—"
+    boot = metrics["bootstrap"][name]
+    return f"{pct(metrics[name])} ± {pct(boot['std'])}"
+
+
+def pct_ci(metrics: dict[str, Any] | None, name: str = "accuracy") -> str:
+    """``46.3–65.8``: the bootstrap percentile interval, in percent."""
+    if not metrics or metrics.get(name) is None:
+        return "—"
+    lo, hi = metrics["bootstrap"][name]["ci"]
+    return f"{pct(lo)}–{pct(hi)}"
+
+
+def flips_text(entry: dict[str, Any]) -> str:
+    """One sentence on the paired change between stored and rescored labels."""
+    if entry.get("flips") is None:
+        return "No stored parse given: nothing to compare."
+    return (
+        f"Flips: {entry['flips']} (stored only correct {entry['stored_only_correct']}, "
+        f"rescored only correct {entry['rescored_only_correct']}); accuracy change "
+        f"{100 * entry['accuracy_delta']:+.1f} pp; exact McNemar p = {pval(entry['mcnemar_p'])}."
+    )
+
+
+def render_rescore_markdown(result: RescoreResult, *, generated_at: str = "") -> str:
+    """The full report: metrics, per-class recall, groups, incidence, confusion, notes."""
+    parts = [f"# Rescore with `{result.parser}`", ""]
+    if generated_at:
+        parts += [f"_Generated at {generated_at}._", ""]
+    parts += _coverage(result) + _overall(result) + _recall(result) + _groups(result)
+    parts += _incidence(result) + _confusion(result) + _notes(result)
+    return "\n".join(parts).rstrip() + "\n"
+
+
+def _coverage(r: RescoreResult) -> list[str]:
+    c = r.coverage
+    rows: list[list[object]] = [
+        ["rows", c["rows"]],
+        ["scored (with a truth)", c["scored"]],
+        ["skipped: no truth", c["no_truth"]],
+        ["parser", f"{r.parser} ({r.family})"],
+        ["bootstrap", f"B={r.settings['bootstrap']}, seed {r.settings['seed']}"],
+    ]
+    if r.family == "freeform":
+        rows.append(["normalizer", r.normalizer])
+    rows += [["file", f["source"]] for f in c.get("files", [])]
+    return ["## Coverage", "", table(["", "value"], rows), ""]
+
+
+def metric_rows(entry: dict[str, Any]) -> list[list[object]]:
+    """Rows of the stored-vs-rescored table: side, n, accuracy, CI, balanced, failures, errors."""
+    rows: list[list[object]] = []
+    for side in SIDES:
+        m = entry[side]
+        if m is not None:
+            rows.append([side, m["n"], pct_pm(m), pct_ci(m), pct_pm(m, "balanced_accuracy"),
+                         pct_ci(m, "balanced_accuracy"), m["failures"], m["errors"]])  # fmt: skip
+    return rows
+
+
+METRIC_HEADER = ["labels", "n", "accuracy % ± std", "95% CI", "balanced acc. % ± std", "95% CI",
+                 "failures", "errors"]  # fmt: skip
+
+
+def _overall(r: RescoreResult) -> list[str]:
+    o = r.overall
+    out = ["## Stored vs rescored", "", table(METRIC_HEADER, metric_rows(o)), ""]
+    out += [flips_text(o), ""]
+    out += [
+        "Failures: no value extracted. Errors: an error message, or an empty output. Both count "
+        "as incorrect. ± is the bootstrap standard deviation; the interval is its percentile "
+        "interval.",
+        "",
+    ]
+    label = o.get("stored_label")
+    if label is not None:
+        out += [cell(stored_label_text(label)), ""]  # row ids are input data
+    return out
+
+
+def stored_label_text(label: dict[str, Any]) -> str:
+    """What the stored correctness column says, and whether the recomputed labels agree."""
+    head = f"Stored correctness column: accuracy {pct(label['accuracy'])}% on {label['n']} rows"
+    if label["disagreements"] is None:
+        return head + "."
+    if not label["disagreements"]:
+        return f"{head}; the stored parse scored by this matcher reproduces every one of them."
+    ids = ", ".join(map(str, label["disagreement_ids"][:5]))
+    return (
+        f"{head}; the stored parse scored by this matcher disagrees with it on "
+        f"{label['disagreements']} row(s) (e.g. {ids}): the runner matched differently."
+    )
+
+
+def _recall(r: RescoreResult) -> list[str]:
+    sides = [s for s in SIDES if r.overall[s] is not None]
+    recalls = [r.overall[s]["per_class_recall"] for s in sides]
+    classes = list(dict.fromkeys(c for rec in recalls for c in rec))
+    if not classes or r.family == "freeform":
+        return []
+    rows = [
+        [c, *(f"{rec[c]['correct']}/{rec[c]['total']}" if c in rec else "—" for rec in recalls)]
+        for c in classes
+    ]
+    return ["## Recall per truth class", "", table(["truth", *sides], rows), ""]
+
+
+GROUP_HEADER = ["n", "stored acc. %", "rescored acc. %", "Δ pp", "flips", "McNemar p",
+                "failures", "errors"]  # fmt: skip
+
+
+def group_rows(r: RescoreResult) -> tuple[list[str], list[list[object]]]:
+    """Per-group table: one column per group-by column, then n, accuracies, Δ, flips, p, counts."""
+    rows = [
+        [*g["group"].values(), g["rescored"]["n"], pct(_acc(g["stored"])),
+         pct(_acc(g["rescored"])), _delta(g), "—" if g["flips"] is None else g["flips"],
+         pval(g["mcnemar_p"]), g["rescored"]["failures"], g["rescored"]["errors"]]
+        for g in r.groups
+    ]  # fmt: skip
+    return [*r.settings["group_by"], *GROUP_HEADER], rows
+
+
+def _groups(r: RescoreResult) -> list[str]:
+    if not r.groups:
+        return []
+    return ["## Per group", "", table(*group_rows(r)), ""]
+
+
+def _acc(m: dict[str, Any] | None) -> float | None:
+    return None if m is None else m["accuracy"]
+
+
+def _delta(g: dict[str, Any]) -> str:
+    d = g.get("accuracy_delta")
+    return "—" if d is None else f"{100 * d:+.1f}"
+
+
+def _incidence(r: RescoreResult) -> list[str]:
+    inc = r.incidence
+    classes = inc["classes"]
+    title = "How the JSON field appeared" if inc["by"] == "json-field" else "Which rule fired"
+    total = sum(c["n"] for c in inc["categories"]) or 1
+    rows = [
+        [c["category"], OwnMarkdown(c["description"]), c["n"], f"{100 * c['n'] / total:.1f}",
+         f"{c['correct']}/{c['scored']}", *(c["truth"][k] for k in classes)]
+        for c in inc["categories"]
+    ]  # fmt: skip
+    header = ["category", "meaning", "rows", "%", "correct", *(f"truth {k}" for k in classes)]
+    note = (
+        "Rows per category of the rescored extraction; `correct` is out of the rows with a truth, "
+        "and the `truth` columns count those rows per truth class"
+    )
+    if inc["by"] == "json-field":
+        note += " (e.g. the `null` row: how many outputs said null, by their true value)"
+    note += "."
+    return [f"## {title}", "", note, "", table(header, rows), ""]
+
+
+def _confusion(r: RescoreResult) -> list[str]:
+    if r.confusion is None:
+        return []
+    labels = r.confusion["labels"]
+    rows = [[label, *counts] for label, counts in zip(labels, r.confusion["matrix"], strict=True)]
+    return [
+        "## Stored vs rescored values",
+        "",
+        "Rows: the stored value; columns: the rescored value (`none`: nothing extracted).",
+        "",
+        table(["stored \\ rescored", *labels], rows),
+        "",
+    ]
+
+
+def _notes(r: RescoreResult) -> list[str]:
+    if not r.notes:
+        return []
+    return ["## Notes", "", *(f"- {cell(n)}" for n in r.notes), ""]

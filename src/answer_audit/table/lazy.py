@@ -1,0 +1,248 @@
+"""Tables whose long text columns stay on disk until a slice of rows is asked for.
+
+The audit reads every row once, in order, a slice at a time, and keeps only small per-row
+results; holding a million raw outputs in memory for that is waste. `Rows` is what the audit
+reads: `InMemoryRows` wraps a canonical frame; `StreamedRows` keeps the short columns (id,
+label, truth, groups, ...) in memory and reads the text columns (`TEXT_ROLES`) of the asked
+rows from its inputs, one `Part` each: a Parquet file (Polars pushes the slice down to the
+reader, so a slice costs what it holds) or a run database (`sources.runs`, by output rowid).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from contextlib import ExitStack
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+import polars as pl
+
+from answer_audit.table.canonical import (
+    TEXT_ROLES,
+    ColumnMap,
+    canonical_frame,
+    canonical_texts,
+    check_map,
+    concat_frames,
+    text_sources,
+)
+from answer_audit.table.errors import SourceError, first_line
+
+
+class Rows(Protocol):
+    """A canonical table read by slices (see `answer_audit.analysis.audit.audit`)."""
+
+    @property
+    def height(self) -> int: ...
+
+    @property
+    def columns(self) -> list[str]: ...
+
+    @property
+    def small(self) -> pl.DataFrame:
+        """Every row, every canonical column but the text ones (`TEXT_ROLES`)."""
+        ...
+
+    def slice(self, offset: int, length: int) -> pl.DataFrame:
+        """Rows ``offset`` to ``offset + length`` (fewer at the end), every column."""
+        ...
+
+    def take(self, rows: Sequence[int]) -> pl.DataFrame:
+        """The rows at these 0-based positions, in the order given, every column."""
+        ...
+
+
+@dataclass(frozen=True, eq=False)
+class InMemoryRows:
+    """A canonical frame already in memory."""
+
+    frame: pl.DataFrame
+
+    @property
+    def height(self) -> int:
+        return self.frame.height
+
+    @property
+    def columns(self) -> list[str]:
+        return self.frame.columns
+
+    @property
+    def small(self) -> pl.DataFrame:
+        return self.frame.drop([c for c in TEXT_ROLES if c in self.frame.columns])
+
+    def slice(self, offset: int, length: int) -> pl.DataFrame:
+        return self.frame.slice(offset, length)
+
+    def take(self, rows: Sequence[int]) -> pl.DataFrame:
+        return self.frame[list(rows)]
+
+
+class Part(Protocol):
+    """One input of a streamed table: where its rows start in the table, how many it has, and
+    how to read the canonical text columns of some of them."""
+
+    @property
+    def start(self) -> int: ...
+
+    @property
+    def height(self) -> int: ...
+
+    def texts(self, offset: int, length: int) -> pl.DataFrame:
+        """Rows ``offset`` to ``offset + length`` of this input (0-based within it)."""
+        ...
+
+    def texts_at(self, rows: list[int]) -> pl.DataFrame:
+        """The rows at these sorted, distinct positions within this input."""
+        ...
+
+
+@dataclass(frozen=True, eq=False)
+class StreamedRows:
+    """Canonical rows whose text columns stay in the inputs (see the module docstring); built
+    by `stream_parquet` and `sources.runs.stream_runs`. `close` when done."""
+
+    small: pl.DataFrame
+    parts: tuple[Part, ...]
+    cmap: ColumnMap
+    resources: ExitStack = field(default_factory=ExitStack)  # closed by `close`
+
+    @property
+    def height(self) -> int:
+        return self.small.height
+
+    @property
+    def columns(self) -> list[str]:
+        """The canonical columns: the text ones where `canonical_frame` puts them."""
+        names = self.small.columns
+        before_source = ["choices"] if self.cmap.choices is not None else []
+        at = names.index("source")
+        head = ["raw", *(["parsed"] if self.cmap.parsed is not None else [])]
+        return [names[0], *head, *names[1:at], *before_source, *names[at:]]
+
+    def slice(self, offset: int, length: int) -> pl.DataFrame:
+        end = min(offset + length, self.height)
+        pieces = []
+        for part in self.parts:
+            lo, hi = max(offset, part.start), min(end, part.start + part.height)
+            if lo < hi:
+                pieces.append(part.texts(lo - part.start, hi - lo))
+        return self._joined(self.small.slice(offset, max(end - offset, 0)), pieces)
+
+    def take(self, rows: Sequence[int]) -> pl.DataFrame:
+        wanted = list(rows)
+        pieces = []
+        for part in self.parts:
+            local = sorted({r - part.start for r in wanted if 0 <= r - part.start < part.height})
+            if local:
+                texts = part.texts_at(local)
+                pieces.append(texts.with_columns(pl.Series("_row", local) + part.start))
+        if not pieces:
+            return self._joined(self.small.clear(), [])
+        # back to the asked order (a row asked twice comes twice)
+        found = pl.concat(pieces)
+        order = pl.DataFrame({"_row": wanted}, schema={"_row": pl.Int64})
+        texts = order.join(found.cast({"_row": pl.Int64}), on="_row", how="left",
+                           maintain_order="left").drop("_row")  # fmt: skip
+        return self._joined(self.small[wanted], [texts])
+
+    def close(self) -> None:
+        """Let go of what the reads hold open (database connections, temporary copies)."""
+        self.resources.close()
+
+    def _joined(self, small: pl.DataFrame, pieces: list[pl.DataFrame]) -> pl.DataFrame:
+        texts = (
+            pl.concat(pieces)
+            if pieces
+            else pl.DataFrame(
+                {c: pl.Series(c, [], dtype=pl.String) for c in self.columns if c in TEXT_ROLES}
+            )
+        )
+        if texts.height != small.height:
+            where = ", ".join(str(getattr(p, "path", "")) for p in self.parts)
+            raise SourceError(
+                f"{where}: {small.height} rows asked, {texts.height} read; was an input changed "
+                "while it was read? Run again on a copy that stays put"
+            )
+        return pl.concat([small, texts], how="horizontal").select(self.columns)
+
+
+@dataclass(frozen=True, eq=False)
+class StreamedTable:
+    """A streamed read: the rows, what was read, and notes (the `LoadedTable` of a streamed
+    read, without the input table as read)."""
+
+    rows: StreamedRows
+    coverage: dict[str, Any] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class _ParquetPart:
+    """One Parquet file of a streamed table."""
+
+    path: Path
+    start: int
+    height: int
+    cmap: ColumnMap
+
+    def texts(self, offset: int, length: int) -> pl.DataFrame:
+        return self._read([self._scan().slice(offset, length)])
+
+    def texts_at(self, rows: list[int]) -> pl.DataFrame:
+        # one slice per row, read one after the other: a filter on the row index would read
+        # whole columns, and slices collected in parallel each decode their part at once
+        return self._read([self._scan().slice(r, 1) for r in rows])
+
+    def _scan(self) -> pl.LazyFrame:
+        return pl.scan_parquet(self.path).select(text_sources(self.cmap))
+
+    def _read(self, queries: list[pl.LazyFrame]) -> pl.DataFrame:
+        try:
+            frame = pl.concat([query.collect() for query in queries])
+        except (pl.exceptions.PolarsError, OSError) as exc:
+            raise SourceError(f"{self.path}: reading its rows failed ({first_line(exc)})") from exc
+        return pl.DataFrame(list(canonical_texts(frame, self.cmap, str(self.path)).values()))
+
+
+def stream_parquet(
+    paths: Sequence[Path], sources: Sequence[str], cmap: ColumnMap
+) -> tuple[StreamedRows, list[pl.DataFrame]]:
+    """Parquet files as one streamed canonical table, rows in file then row order: the table
+    `load_files` builds, with the `source` names and id prefixes it gives (``sources``).
+    Also returns each file's columns as read but the text-only ones (for its notes)."""
+    smalls: list[pl.DataFrame] = []
+    originals: list[pl.DataFrame] = []
+    parts: list[Part] = []
+    start = 0
+    for path, source in zip(paths, sources, strict=True):
+        where = str(path)
+        schema = _read(path, lambda scan: scan.collect_schema())
+        check_map(list(schema), cmap, where)
+        text_only = set(text_sources(cmap)) - {
+            c for c in (cmap.id, cmap.label, cmap.truth, cmap.error, *cmap.group_by) if c
+        }
+        small_columns = [c for c in schema if c not in text_only]
+        frame = _read(path, lambda scan: scan.select(small_columns))  # noqa: B023 (called now)
+        if frame.height == 0:
+            raise SourceError(f"{path}: no rows to read; check the file (or --records/--table)")
+        labelled = frame.with_columns(pl.lit(source, dtype=pl.String).alias("source"))
+        prefix = f"{source}:" if len(paths) > 1 else ""
+        smalls.append(canonical_frame(labelled, cmap, where=where, id_prefix=prefix, texts=False))
+        # the first row in full: the text columns' types are checked before any slice is read
+        # (an empty column casts from any type)
+        first = _read(path, lambda scan: scan.head(1)).with_columns(labelled["source"].head(1))
+        canonical_frame(first, cmap, where=where)
+        originals.append(frame)
+        parts.append(_ParquetPart(Path(path), start, frame.height, cmap))
+        start += frame.height
+    return StreamedRows(concat_frames(smalls), tuple(parts), cmap), originals
+
+
+def _read(path: Path, query: Callable[[pl.LazyFrame], Any]) -> Any:
+    """``query`` of the file's scan, collected; an unreadable file is a SourceError."""
+    try:
+        result = query(pl.scan_parquet(path))
+        return result.collect() if isinstance(result, pl.LazyFrame) else result
+    except (pl.exceptions.PolarsError, OSError) as exc:
+        raise SourceError(f"{path}: not a readable Parquet file ({first_line(exc)})") from exc
