@@ -8,6 +8,7 @@ from typing import Annotated
 
 import typer
 
+from answer_audit.parsers import JsonFieldPreset, Parser
 from answer_audit.parsers.choice import validated_choices
 
 Sources = Annotated[
@@ -141,3 +142,34 @@ def parse_allowed(text: str) -> tuple[int, int]:
     if low > high:
         raise ValueError(f"--allowed {text!r}: LOW is above HIGH")
     return low, high
+
+
+def adhoc_json_preset(
+    field: str | None, null_as: int | None, allowed: str | None, no_fallback: bool
+) -> JsonFieldPreset | None:
+    """The ad-hoc preset `--parser json --field ...` asks for (None when no JSON flag is set)."""
+    if field is None:
+        if null_as is not None or allowed is not None or no_fallback:
+            raise ValueError("--null-as, --allowed and --no-integer-fallback need --field")
+        return None
+    bounds = parse_allowed(allowed) if allowed is not None else None
+    parts = [f"field={field}"] + ([f"null_as={null_as}"] if null_as is not None else [])
+    parts += [f"allowed={bounds[0]}-{bounds[1]}"] if bounds else []
+    parts += ["no-integer-fallback"] if no_fallback else []
+    name = f"json({', '.join(parts)})"
+    return JsonFieldPreset(name, field, null_as, bounds, integer_fallback=not no_fallback)
+
+
+def resolve_parser(name: str, adhoc: JsonFieldPreset | None) -> str | Parser:
+    """A preset name as given, or the ad-hoc JSON preset for `json`."""
+    if name != "json":
+        return name
+    if adhoc is None:
+        raise ValueError("`json` needs --field FIELD (and optionally --null-as, --allowed)")
+    return adhoc
+
+
+def check_adhoc_used(adhoc: JsonFieldPreset | None, names: list[str]) -> None:
+    """Refuse JSON flags when no side is `json`."""
+    if adhoc is not None and "json" not in names:
+        raise ValueError("--field, --null-as, --allowed apply to `--parser json` only")

@@ -6,6 +6,7 @@ import json
 import os
 import tempfile
 from collections.abc import Callable, Iterable
+from datetime import UTC, datetime
 from pathlib import Path
 
 import polars as pl
@@ -204,3 +205,9 @@ def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
     return mask
+
+
+def generated_at() -> str:
+    """The generated-at stamp every report carries (UTC, to the minute): the one wall-clock
+    value in a report."""
+    return datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")

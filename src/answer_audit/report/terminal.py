@@ -14,6 +14,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from answer_audit.analysis.audit import AuditResult
 from answer_audit.analysis.diff import SPAN_CLOSE, SPAN_OPEN, DiffResult
 from answer_audit.analysis.rescore import RescoreResult
 from answer_audit.report.markdown.diff import (
@@ -135,3 +136,22 @@ def _side_cell(side: dict[str, Any]) -> Text:
     text.append(snippet[:start])
     text.append(snippet[start + 1 : end], style="bold black on yellow")
     return text.append(snippet[end + 1 :])
+
+
+def print_audit_summary(result: AuditResult, out: Console, err: Console) -> None:
+    """The audit's coverage line, the consistency warning (stderr) and one row per scheme."""
+    c = result.coverage
+    out.print(Text.assemble((str(c["rows"]), "bold"), " rows, ", (str(c["scored"]), "bold"),
+                            f" scored, {c['groups']} group(s)"))  # fmt: skip
+    if result.consistency is not None and result.consistency["mismatches"]:
+        err.print(
+            Text("WARNING", style="bold red"),
+            f": {result.consistency['mismatches']} of {result.consistency['n']} "
+            "stored labels are not reproduced by the stored parse + v1 matcher",
+            sep="",
+        )
+    t = Table("scheme", "flips", "stored err %", "err %", "Δpp", "sig. groups (Holm)")
+    for s in result.schemes:
+        t.add_row(Text(inert(s["name"])), str(s["flips"]), f"{s['stored_error_pct']:.2f}", f"{s['error_pct']:.2f}",
+                  f"{s['delta_pp']:+.2f}", f"{s['significant_groups']}/{s['groups']}")  # fmt: skip
+    out.print(t)

@@ -1,0 +1,124 @@
+"""The audit pipeline that `audit` and `demo` both run: load, audit, write, print.
+
+A module of its own so that no command imports another.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from rich.text import Text
+
+from answer_audit.analysis.audit import AuditResult, AuditSettings, audit
+from answer_audit.cli.console import err, out, progress_reporter
+from answer_audit.parsers import PresetSet
+from answer_audit.report.html import render_audit_html
+from answer_audit.report.json import to_json
+from answer_audit.report.markdown.audit import render_audit_markdown
+from answer_audit.report.outputs import atomic_write_text, check_output_paths, generated_at
+from answer_audit.report.terminal import inert, print_audit_summary
+from answer_audit.schemes.apply import KINDS, Scheme, default_schemes, merge_schemes, parse_scheme
+from answer_audit.schemes.parallel import resolve_workers
+from answer_audit.sources import ColumnMap, LoadedTable
+from answer_audit.sources.spec import SourceSpec, load_streamed
+from answer_audit.table.lazy import InMemoryRows, StreamedRows, StreamedTable
+
+
+def run_audit(
+    spec: SourceSpec,
+    cmap: ColumnMap,
+    *,
+    kind: str,
+    scheme: list[str] | None,
+    defaults: bool,
+    presets: Path | None,
+    choices: str | None,
+    seed: int,
+    bootstrap: int,
+    max_rows: int,
+    max_examples: int,
+    out_md: Path | None,
+    out_json: Path | None,
+    out_html: Path | None,
+    workers: int,
+    quiet: bool,
+) -> AuditResult:
+    """Check the flags, load the sources, run the audit, write the reports asked for and print
+    the summary; the result, for callers that want more."""
+    if kind not in KINDS:
+        raise ValueError(f"--kind {kind!r}: expected one of {', '.join(KINDS)}")
+    if choices is not None and kind != "choice":
+        raise ValueError(f"--choices applies to --kind choice audits, not --kind {kind}")
+    preset_set = PresetSet.from_file(presets)
+    user_schemes = [parse_scheme(s) for s in scheme or ()]
+    schemes = merge_schemes(default_schemes(kind) if defaults else [], user_schemes)
+    if not schemes:
+        raise ValueError("no scheme to run: --no-default-schemes needs at least one --scheme")
+    inputs_and_presets = [*spec.inputs, *([presets] if presets else [])]  # never over either
+    check_output_paths((out_md, out_json, out_html), inputs_and_presets)
+    # the audit reports each scheme of each slice of rows: a step count known only after
+    # loading, so the bar shows activity and the message says where it is
+    with progress_reporter(quiet, total=None) as step:
+        step("loading")
+        # Parquet files and run folders: the texts are read a slice at a time
+        loaded, groups = load_streamed(spec, cmap)
+        settings = AuditSettings(kind=kind, group_by=groups, seed=seed, n_boot=bootstrap,
+                                 max_examples=max_examples, choices=choices)  # fmt: skip
+        with _opened(loaded) as rows:
+            schemes, skipped = runnable_schemes(schemes, user_schemes, rows.columns)
+            result = audit(rows, schemes, settings, presets=preset_set,
+                           source_coverage=loaded.coverage, progress=step,
+                           workers=resolve_workers(workers))  # fmt: skip
+    result.notes.extend([*loaded.notes, *skipped])
+    write_audit_reports(result, out_md=out_md, out_json=out_json, out_html=out_html,
+                        max_rows=max_rows, inputs=spec.inputs)  # fmt: skip
+    if not quiet:
+        print_audit_summary(result, out, err)
+    for path in (out_md, out_json, out_html):
+        if path is not None:
+            out.print(Text(inert(f"wrote {path}")))
+    return result
+
+
+@contextmanager
+def _opened(loaded: LoadedTable | StreamedTable) -> Iterator[InMemoryRows | StreamedRows]:
+    """The rows to audit (already canonical: `audit` reads them as they are); a streamed
+    table's inputs are let go of afterwards."""
+    if isinstance(loaded, LoadedTable):
+        yield InMemoryRows(loaded.frame)
+        return
+    try:
+        yield loaded.rows
+    finally:
+        loaded.rows.close()
+
+
+def runnable_schemes(
+    schemes: list[Scheme], user_schemes: list[Scheme], columns: list[str]
+) -> tuple[list[Scheme], list[str]]:
+    """Drop default schemes that need a stored parse the table lacks (a user's own stay and
+    fail loudly); say which were dropped."""
+    if "parsed" in columns:
+        return schemes, []
+    asked = {s.name for s in user_schemes}
+    dropped = [s for s in schemes if s.uses_stored_parse and s.name not in asked]
+    notes = [f"scheme {s.name} skipped: it rescores the stored parse, and no --parsed column was given"
+             for s in dropped]  # fmt: skip
+    return [s for s in schemes if s not in dropped], notes
+
+
+def write_audit_reports(result: AuditResult, *, out_md: Path | None, out_json: Path | None,
+                        max_rows: int, inputs: tuple[Path, ...] = (),
+                        out_html: Path | None = None) -> None:  # fmt: skip
+    """Render and atomically write whichever reports were asked for."""
+    stamp = generated_at()
+    if out_md is not None:
+        text = render_audit_markdown(result, max_rows=max_rows, generated_at=stamp)
+        atomic_write_text(out_md, text, inputs)
+    if out_json is not None:
+        atomic_write_text(out_json, to_json({**result.to_dict(), "generated_at": stamp}), inputs)
+    if out_html is not None:
+        text = render_audit_html(result, max_rows=max_rows, generated_at=stamp)
+        atomic_write_text(out_html, text, inputs)
