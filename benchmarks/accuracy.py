@@ -1,8 +1,15 @@
 """Agreement of every parser preset with the human labels in tests/labels/, per split.
 
     python benchmarks/accuracy.py [--split dev|test|all] [--json FILE] [--real DIR]
+                                  [--held-out] [--by source|shape] [--misses READER]
+                                  [--corpus-only]
 
-Datasets (see tests/labels/README.md):
+Two parts. First the sets the released presets were built on (both splits, as before); then the
+broad corpus (tests/labels/corpus_*.jsonl, `corpus_accuracy`), whose held-out split is printed
+only with ``--held-out``: one table per corpus (choice, number, freeform), a row per source
+(``--by shape``: per answer shape) and a column per preset.
+
+Datasets of the first part (see tests/labels/README.md):
 - ``statutes``: 108 real Japanese multiple-choice outputs (all long), label = the choice the
   model gave (or none); a preset agrees when it extracts that choice, or nothing for none;
 - ``short`` and ``cot``: tests/labels/synthetic_choice.jsonl, written by hand;
@@ -33,6 +40,11 @@ from typing import Any
 
 from answer_audit import extract, get_parser, is_correct, list_parsers
 from answer_audit.parsers.options import parse_options
+
+# benchmarks/ is not a package: the corpus module beside this script is found by path, both when
+# this runs as a script and when a test loads it by file location
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import corpus_accuracy
 
 ROOT = Path(__file__).resolve().parents[1]
 LABELS = ROOT / "tests" / "labels"
@@ -234,16 +246,55 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--split", choices=("dev", "test", "all"), default="all")
     parser.add_argument("--json", type=Path, help="also write the cells as JSON")
     parser.add_argument("--real", type=Path, default=REAL, help="the real data folder")
+    parser.add_argument(
+        "--held-out", action="store_true", help="also score the corpus's held-out (test) split"
+    )
+    parser.add_argument("--by", choices=("source", "shape"), default="source")
+    parser.add_argument("--misses", metavar="READER", help="list the corpus cases READER misses")
+    parser.add_argument("--corpus-only", action="store_true", help="skip the first part")
     args = parser.parse_args(argv)
-    items = load_items(args.real)
-    if not any(i.dataset == "statutes" for i in items):
-        print(f"note: real data not found at {args.real}; synthetic labels only", file=sys.stderr)
     splits = SPLITS if args.split == "all" else (args.split,)
-    cells = score(items, splits)
-    print(markdown_table(cells))
+    cells: list[Cell] = []
+    if not args.corpus_only:
+        items = load_items(args.real)
+        if not any(i.dataset == "statutes" for i in items):
+            print(
+                f"note: real data not found at {args.real}; synthetic labels only", file=sys.stderr
+            )
+        cells = score(items, splits)
+        print(markdown_table(cells))
+    corpus_splits = tuple(s for s in splits if s == "dev" or args.held_out)
+    if "test" in splits and not args.held_out:
+        print("note: the corpus's held-out split is shown only with --held-out", file=sys.stderr)
+    tallies = print_corpus(corpus_splits, args.by, args.misses)
     if args.json:
-        args.json.write_text(json.dumps([asdict(c) for c in cells], indent=1), encoding="utf-8")
+        # a corpus tally as a cell of the same keys: dataset "corpus-<corpus>:<source or shape>"
+        rows = [asdict(c) for c in cells] + [
+            asdict(Cell(t.reader, f"corpus-{t.corpus}:{t.group}", t.split, t.agree, t.n))
+            for t in tallies
+        ]
+        args.json.write_text(json.dumps(rows, indent=1), encoding="utf-8")
     return 0
+
+
+def print_corpus(
+    splits: tuple[str, ...], by: str, missed_by: str | None
+) -> list[corpus_accuracy.Tally]:
+    """Print the corpus tables (and the misses of one reader); return every tally."""
+    tallies = []
+    for corpus in corpus_accuracy.CORPORA:
+        cases = corpus_accuracy.load_cases(corpus)
+        found = corpus_accuracy.score_corpus(corpus, cases, splits, by)
+        tallies += found
+        for split in splits:
+            n = sum(c.split == split for c in cases)
+            print(f"\n### {corpus} corpus, {split} split ({n} cases)\n")
+            print(corpus_accuracy.corpus_table(found, split, by))
+        if missed_by in corpus_accuracy.readers(corpus):
+            shown = [c for c in cases if c.split in splits]
+            print(f"\n#### {missed_by} misses ({', '.join(splits)})\n")
+            print("\n".join(corpus_accuracy.misses(corpus, missed_by, shown)) or "(none)")
+    return tallies
 
 
 if __name__ == "__main__":

@@ -26,7 +26,7 @@ import numpy as np
 import polars as pl
 
 from answer_audit.matching import is_correct
-from answer_audit.parsers.freeform import FREEFORM_V1
+from answer_audit.parsers.presets.freeform import FREEFORM_V1
 from answer_audit.sources import write_runs
 from answer_audit.sources.demo import OPINIONS, WRONG
 

@@ -26,15 +26,16 @@ CHOICE_SETTINGS = AuditSettings(kind="choice", n_boot=10)
 
 def test_string_labels_are_read_not_taken_as_truthy() -> None:
     # "False" is a non-empty string: it counted as a correct stored label
-    stored = aa.rescore(CHOICE, "choice/v3", n_boot=10).overall["stored_label"]
-    assert stored["accuracy"] == pytest.approx(2 / 3)
-    assert aa.audit(CHOICE, settings=CHOICE_SETTINGS).consistency["n"] == 3  # type: ignore[index]
+    stored = aa.rescore(CHOICE, "choice/v3", n_boot=10).overall.stored_label
+    assert stored is not None and stored.accuracy == pytest.approx(2 / 3)
+    consistency = aa.audit(CHOICE, settings=CHOICE_SETTINGS).consistency
+    assert consistency is not None and consistency.n == 3
 
 
 def test_a_nan_label_is_missing() -> None:
     result = aa.audit(FREE)
-    assert result.coverage["scored"] == 3
-    assert result.coverage["skipped"]["no_stored_label"] == 1
+    assert result.coverage.scored == 3
+    assert result.coverage.skipped.no_stored_label == 1
 
 
 @pytest.mark.parametrize(
@@ -49,14 +50,14 @@ def test_a_nan_label_is_missing() -> None:
 )
 def test_other_column_types_read_as_the_file_readers_read_them(change: pl.Expr) -> None:
     table = CHOICE.with_columns(change)
-    assert aa.rescore(table, "choice/v3", n_boot=10).overall["rescored"]["accuracy"] == 1.0
-    assert aa.audit(table, settings=CHOICE_SETTINGS).coverage["scored"] == 3
+    assert aa.rescore(table, "choice/v3", n_boot=10).overall.rescored.accuracy == 1.0
+    assert aa.audit(table, settings=CHOICE_SETTINGS).coverage.scored == 3
 
 
 def test_no_id_column_and_lazy_frames() -> None:
-    assert aa.audit(FREE.drop("id")).coverage["rows"] == 4
-    assert aa.audit(FREE.lazy()).coverage["rows"] == 4
-    assert aa.rescore(CHOICE.drop("id").lazy(), "choice/v3", n_boot=10).coverage["rows"] == 3
+    assert aa.audit(FREE.drop("id")).coverage.rows == 4
+    assert aa.audit(FREE.lazy()).coverage.rows == 4
+    assert aa.rescore(CHOICE.drop("id").lazy(), "choice/v3", n_boot=10).coverage.rows == 3
 
 
 @pytest.mark.parametrize(
@@ -97,14 +98,14 @@ def test_unusable_arguments_are_clear_errors(
 def test_group_by_as_a_list_is_kept_as_a_tuple() -> None:
     settings = AuditSettings(group_by=["g"])  # type: ignore[arg-type]
     assert settings.group_by == ("g",)
-    assert aa.audit(FREE.with_columns(g=pl.lit("x")), settings=settings).coverage["groups"] == 1
+    assert aa.audit(FREE.with_columns(g=pl.lit("x")), settings=settings).coverage.groups == 1
 
 
 def test_a_boolean_error_column_marks_the_true_rows() -> None:
     # every non-empty cell is an error; a boolean False was written "false" and counted
     table = CHOICE.with_columns(error=pl.Series([False, True, None]))
     result = aa.rescore(table, "choice/v3", n_boot=10)
-    assert result.overall["rescored"]["errors"] == 1
+    assert result.overall.rescored.errors == 1
     assert result.rows["rule"].to_list()[1] == "error"
 
 
@@ -116,9 +117,7 @@ def test_diff_reads_a_callers_table_too() -> None:
 def test_numpy_integers_are_integers() -> None:
     import numpy as np
 
-    assert (
-        aa.rescore(CHOICE, "choice/v3", n_boot=np.int64(20), seed=np.int32(1)).coverage["rows"] == 3
-    )
+    assert aa.rescore(CHOICE, "choice/v3", n_boot=np.int64(20), seed=np.int32(1)).coverage.rows == 3
     assert (
         AuditSettings(n_boot=np.int64(20), seed=np.int64(3), max_examples=np.int64(2)).n_boot == 20
     )

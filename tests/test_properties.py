@@ -13,7 +13,7 @@ from answer_audit import (
     strip_think,
     truncate_at_markers,
 )
-from answer_audit.parsers.freeform import V1_MARKERS
+from answer_audit.text.vocabulary import TURN_MARKERS as V1_MARKERS
 
 # Text biased toward the characters our rules react to, mixed with arbitrary unicode.
 PIECES = st.sampled_from(

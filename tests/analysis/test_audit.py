@@ -1,13 +1,23 @@
 """The audit's statistics on small tables whose numbers are computed by hand."""
 
+from collections.abc import Sequence
+
 import polars as pl
 import pytest
 
-from answer_audit.analysis.audit import AuditSettings, audit
+from answer_audit.analysis.audit import (
+    AuditSettings,
+    Consistency,
+    MarkerCounts,
+    SkippedRows,
+    audit,
+)
 from answer_audit.schemes.apply import Scheme, parse_scheme
 
+Row = tuple[str, str, str | None, bool | None, str | None, str]
 
-def table(rows: list[tuple[str, str, str | None, bool | None, str | None, str]]) -> pl.DataFrame:
+
+def table(rows: Sequence[Row]) -> pl.DataFrame:
     return pl.DataFrame(
         rows,
         schema={"id": pl.String, "raw": pl.String, "parsed": pl.String, "label": pl.Boolean,
@@ -44,53 +54,45 @@ ROWS = [
 
 def test_flips_deltas_and_significance_by_hand() -> None:
     result = audit(table(ROWS), settings=AuditSettings(group_by=("g",)))
-    assert result.coverage["rows"] == 7
-    assert result.coverage["scored"] == 6
-    assert result.coverage["skipped"] == {"no_truth": 1, "no_stored_label": 0}
-    assert result.consistency == {"scheme": "consistency=stored:v1", "n": 6, "mismatches": 0}
-    by_name = {s["name"]: s for s in result.schemes}
+    assert result.coverage.rows == 7
+    assert result.coverage.scored == 6
+    assert result.coverage.skipped == SkippedRows(no_truth=1, no_stored_label=0)
+    assert result.consistency == Consistency(scheme="consistency=stored:v1", n=6, mismatches=0)
+    by_name = {s.name: s.overall for s in result.schemes}
     # parse_only: freeform/v2 + v1 -> rows 2 and 3 flip right->wrong; 4 and 5 stay wrong under v1
     po = by_name["parse_only"]
-    assert (po["flips"], po["stored_right_scheme_wrong"], po["stored_wrong_scheme_right"]) == (
-        2,
-        2,
-        0,
-    )
-    assert po["stored_error_pct"] == pytest.approx(50.0)
-    assert po["error_pct"] == pytest.approx(500 / 6)
-    assert po["delta_pp"] == pytest.approx(100 / 3)
-    assert po["mcnemar_p"] == pytest.approx(0.5)  # 2 * (1/2)^2
+    assert (po.flips, po.stored_right_scheme_wrong, po.stored_wrong_scheme_right) == (2, 2, 0)
+    assert po.stored_error_pct == pytest.approx(50.0)
+    assert po.error_pct == pytest.approx(500 / 6)
+    assert po.delta_pp == pytest.approx(100 / 3)
+    assert po.mcnemar_p == pytest.approx(0.5)  # 2 * (1/2)^2
     # norm_only: stored parse + v2 -> rows 4 and 5 flip wrong->right
     no = by_name["norm_only"]
-    assert (no["flips"], no["stored_wrong_scheme_right"]) == (2, 2)
-    assert no["delta_pp"] == pytest.approx(-100 / 3)
+    assert (no.flips, no.stored_wrong_scheme_right) == (2, 2)
+    assert no.delta_pp == pytest.approx(-100 / 3)
     # parse_norm: both effects
-    assert by_name["parse_norm"]["flips"] == 4
-    assert by_name["parse_norm"]["mcnemar_p"] == pytest.approx(1.0)
+    assert by_name["parse_norm"].flips == 4
+    assert by_name["parse_norm"].mcnemar_p == pytest.approx(1.0)
 
 
 def test_cells_per_group_holm_and_sort_order() -> None:
     result = audit(table(ROWS), settings=AuditSettings(group_by=("g",)))
-    cells = [c for c in result.cells if c["scheme"] == "norm_only"]
-    assert [c["group"] for c in cells] == [{"g": "y"}, {"g": "x"}]  # |Δ| descending
-    y = cells[0]
-    assert (y["n"], y["flips"], y["stored_error_pct"], y["error_pct"]) == (
-        3,
-        2,
-        100.0,
-        pytest.approx(100 / 3),
-    )
-    assert y["mcnemar_p"] == pytest.approx(0.5)
-    assert y["holm_p"] == pytest.approx(min(1.0, 2 * 0.5))
-    assert cells[1]["flips"] == 0 and cells[1]["mcnemar_p"] == 1.0
+    cells = result.cells_of("norm_only")
+    assert [c.group for c in cells] == [{"g": "y"}, {"g": "x"}]  # |Δ| descending
+    y = cells[0].stats
+    assert (y.n, y.flips, y.stored_error_pct) == (3, 2, 100.0)
+    assert y.error_pct == pytest.approx(100 / 3)
+    assert y.mcnemar_p == pytest.approx(0.5)
+    assert cells[0].holm_p == pytest.approx(min(1.0, 2 * 0.5))
+    assert cells[1].stats.flips == 0 and cells[1].stats.mcnemar_p == 1.0
     # sorted by (|Δpp|, flips) descending across schemes
-    keys = [(abs(c["delta_pp"]), c["flips"]) for c in result.cells]
+    keys = [(abs(c.stats.delta_pp), c.stats.flips) for c in result.cells]
     assert keys == sorted(keys, reverse=True)
 
 
 def test_verdict_line_names_the_numbers() -> None:
     result = audit(table(ROWS), settings=AuditSettings(group_by=("g",)))
-    verdict = {s["name"]: s["verdict"] for s in result.schemes}["norm_only"]
+    verdict = {s.name: s.verdict for s in result.schemes}["norm_only"]
     assert verdict.startswith("overall Δ -33.3 pp (95% CI")
     assert "max |Δ| 66.7 pp over 2 group(s); no group significant at 0.05 after Holm" in verdict
 
@@ -99,24 +101,24 @@ def test_bootstrap_intervals_are_seeded() -> None:
     t = table(ROWS)
     a = audit(t, settings=AuditSettings(group_by=("g",), seed=3))
     b = audit(t, settings=AuditSettings(group_by=("g",), seed=3))
-    assert [s["delta_ci"] for s in a.schemes] == [s["delta_ci"] for s in b.schemes]
-    lo, hi = a.schemes[0]["delta_ci"]
-    assert lo <= a.schemes[0]["delta_pp"] <= hi
+    assert [s.overall.delta_ci for s in a.schemes] == [s.overall.delta_ci for s in b.schemes]
+    lo, hi = a.schemes[0].overall.delta_ci
+    assert lo <= a.schemes[0].overall.delta_pp <= hi
 
 
 def test_consistency_mismatch_is_counted() -> None:
     rows = [*ROWS[:-1], ("8", "Paris", "Paris", False, "Paris", "y")]  # the runner said wrong
     result = audit(table(rows))
-    assert result.consistency is not None and result.consistency["mismatches"] == 1
+    assert result.consistency is not None and result.consistency.mismatches == 1
 
 
 def test_markers_think_rules_and_examples() -> None:
     result = audit(table(ROWS), settings=AuditSettings(group_by=("g",), max_examples=3, seed=1))
-    assert result.markers == {"raw_role": 2, "raw_block": 0, "parsed_role": 2, "parsed_block": 0}
-    assert result.think["rows"] == 1
-    assert result.think["post_think_flips"] == 1
-    assert [e["id"] for e in result.think["stored_right_post_think_wrong"]] == ["3"]
-    assert result.rules["parse_only"]["overall"] == {
+    assert result.markers == MarkerCounts(raw_role=2, raw_block=0, parsed_role=2, parsed_block=0)
+    assert result.think.rows == 1
+    assert result.think.post_think_flips == 1
+    assert [e.id for e in result.think.stored_right_post_think_wrong] == ["3"]
+    assert result.rules["parse_only"].overall == {
         "whole-text": 3,
         "truncated-at-marker": 2,
         "after-think": 1,
@@ -126,16 +128,16 @@ def test_markers_think_rules_and_examples() -> None:
     again = audit(table(ROWS), settings=AuditSettings(group_by=("g",), max_examples=3, seed=1))
     assert result.examples == again.examples
     for e in result.examples:
-        assert e["stored_label"] != e["scheme_label"]
-        if e["span"] is not None:
-            assert e["raw"][e["span"][0] : e["span"][1]] == e["scheme_parse"]
+        assert e.stored_label != e.scheme_label
+        if e.span is not None:
+            assert e.raw[e.span[0] : e.span[1]] == e.scheme_parse
 
 
 def test_stored_label_derived_from_stored_parse_when_absent() -> None:
     t = table(ROWS).drop("label")
     result = audit(t)
     assert result.consistency is None
-    assert result.coverage["scored"] == 6
+    assert result.coverage.scored == 6
 
 
 def test_choice_kind_compares_letters() -> None:
@@ -144,9 +146,10 @@ def test_choice_kind_compares_letters() -> None:
          "parsed": ["b", "a", "a"], "label": [True, False, False], "truth": ["B", "c", "3"]}
     )  # fmt: skip
     result = audit(t, [Scheme("v3", "choice/v3")], AuditSettings(kind="choice"))
-    s = result.schemes[0]
-    assert (s["n"], s["flips"], s["error_pct"]) == (3, 1, pytest.approx(100 / 3))
-    assert result.consistency is not None and result.consistency["mismatches"] == 0
+    s = result.schemes[0].overall
+    assert (s.n, s.flips) == (3, 1)
+    assert s.error_pct == pytest.approx(100 / 3)
+    assert result.consistency is not None and result.consistency.mismatches == 0
 
 
 def test_missing_columns_and_wrong_family_are_clear_errors() -> None:
@@ -199,5 +202,5 @@ def test_package_functions_stay_functions_after_their_modules_load() -> None:
     t = pl.DataFrame({"id": ["1"], "raw": ["Paris."], "parsed": ["Paris."], "label": [True],
                       "truth": ["Paris"]})  # fmt: skip
     for _ in range(2):
-        assert aa.audit(t).coverage["rows"] == 1
-        assert aa.rescore(t, "freeform/v3", n_boot=10).coverage["rows"] == 1
+        assert aa.audit(t).coverage.rows == 1
+        assert aa.rescore(t, "freeform/v3", n_boot=10).coverage.rows == 1

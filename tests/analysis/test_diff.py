@@ -32,11 +32,13 @@ def frame() -> pl.DataFrame:
 def test_two_parsers_on_one_table_by_hand() -> None:
     d = diff_labelings(frame(), "choice/v1", "choice/v3", group_by=["g"], context=5)
     assert (d.a, d.b, d.family, d.align, d.n) == ("choice/v1", "choice/v3", "choice", "rows", 6)
-    assert d.agreement == {"n": 6, "agree": 4, "rate": 4 / 6, "both_none": 0}
+    assert d.agreement.to_dict() == {"n": 6, "agree": 4, "rate": 4 / 6, "both_none": 0}
     # v1 right on 1, 3, 4 (a), 6; v3 right on 1, 2, 3, 6; only-A row 4, only-B row 2
-    assert d.accuracy == {"n": 6, "a": 4 / 6, "b": 4 / 6, "delta": 0.0,
-                          "a_only_correct": 1, "b_only_correct": 1, "mcnemar_p": 1.0}  # fmt: skip
-    assert d.confusion == {
+    assert d.accuracy is not None
+    assert d.accuracy.to_dict() == {"n": 6, "a": 4 / 6, "b": 4 / 6, "delta": 0.0,
+                                    "a_only_correct": 1, "b_only_correct": 1, "mcnemar_p": 1.0}  # fmt: skip
+    assert d.confusion is not None
+    assert d.confusion.to_dict() == {
         "labels": ["a", "b", "c", "d", "none"],
         "matrix": [
             [0, 0, 1, 0, 1],  # v1 a: row 2 -> c, row 4 -> none
@@ -46,45 +48,51 @@ def test_two_parsers_on_one_table_by_hand() -> None:
             [0, 0, 0, 0, 0],
         ],
     }
-    assert d.rule_pairs == [
+    assert [p.to_dict() for p in d.rule_pairs] == [
         {"a": "answer-regex", "b": "answer-line", "n": 1},
         {"a": "last-char", "b": "not-found", "n": 1},
     ]
-    assert [(e["id"], e["truth"], e["a"]["value"], e["b"]["value"]) for e in d.disagreements] == [
+    assert [(e.id, e.truth, e.a.value, e.b.value) for e in d.disagreements] == [
         ("2", "c", "a", "c"),
         ("4", "a", "a", None),
     ]
     two = d.disagreements[0]
-    assert two["a"]["snippet"] == "…wer: ⟦a⟧\nOn r…"
-    assert two["b"]["snippet"] == "…wer: ⟦c⟧"
-    assert (two["a"]["correct"], two["b"]["correct"]) == (False, True)
-    assert d.disagreements[1]["b"]["snippet"] == "…dea at all"  # no span: the tail
+    assert two.a.snippet == "…wer: ⟦a⟧\nOn r…"
+    assert two.b.snippet == "…wer: ⟦c⟧"
+    assert (two.a.correct, two.b.correct) == (False, True)
+    assert d.disagreements[1].b.snippet == "…dea at all"  # no span: the tail
 
 
 def test_groups_break_down_agreement_and_accuracy() -> None:
     d = diff_labelings(frame(), "choice/v1", "choice/v3", group_by=["g"])
     x, y = d.groups
-    assert (x["group"], x["n"], x["agree"], x["rate"]) == ({"g": "x"}, 3, 2, 2 / 3)
-    assert x["accuracy"]["a"] == 2 / 3 and x["accuracy"]["b"] == 1.0
-    assert (y["agree"], y["accuracy"]["a"], y["accuracy"]["b"]) == (2, 2 / 3, 1 / 3)
+    assert x.accuracy is not None and y.accuracy is not None
+    assert (x.group, x.agreement.n, x.agreement.agree, x.agreement.rate) == (
+        {"g": "x"},
+        3,
+        2,
+        2 / 3,
+    )
+    assert x.accuracy.a == 2 / 3 and x.accuracy.b == 1.0
+    assert (y.agreement.agree, y.accuracy.a, y.accuracy.b) == (2, 2 / 3, 1 / 3)
 
 
 def test_stored_column_against_a_parser() -> None:
     columns = frame()
     d = diff_labelings(frame(), "stored:stored", "choice/v3", columns=columns)
     # stored: b a b d d 2->b ; v3: b c b none d b
-    assert d.agreement["agree"] == 4
+    assert d.agreement.agree == 4
     assert d.accuracy is not None
-    assert (d.accuracy["a"], d.accuracy["b"]) == (3 / 6, 4 / 6)
-    assert [e["id"] for e in d.disagreements] == ["2", "4"]
-    assert d.disagreements[0]["a"]["rule"] == "stored"
-    assert d.disagreements[0]["a"]["span"] is None
+    assert (d.accuracy.a, d.accuracy.b) == (3 / 6, 4 / 6)
+    assert [e.id for e in d.disagreements] == ["2", "4"]
+    assert d.disagreements[0].a.rule == "stored"
+    assert d.disagreements[0].a.span is None
 
 
 def test_bare_stored_uses_the_parsed_column_and_labels_pass_through() -> None:
     t = frame()
     d = diff_labelings(t, "stored", stored_labels(t, "choice", t["stored"], name="again"))
-    assert d.agreement["agree"] == 6 and d.disagreements == [] and d.b == "again"
+    assert d.agreement.agree == 6 and d.disagreements == () and d.b == "again"
 
 
 def test_side_kinds_must_agree_and_stored_pairs_need_a_kind() -> None:
@@ -97,7 +105,7 @@ def test_side_kinds_must_agree_and_stored_pairs_need_a_kind() -> None:
     with pytest.raises(ValueError, match="--kind"):
         diff_labelings(frame(), "stored:stored", "stored:truth")
     d = diff_labelings(frame(), "stored:stored", "stored:truth", kind="choice")
-    assert d.agreement["agree"] == 3  # rows 1, 3 and 6 ("2" is b)
+    assert d.agreement.agree == 3  # rows 1, 3 and 6 ("2" is b)
     with pytest.raises(ValueError, match="no column 'nope'"):
         diff_labelings(frame(), "stored:nope", "choice/v3")
     with pytest.raises(PresetError, match="unknown parser"):
@@ -108,8 +116,8 @@ def test_error_rows_extract_nothing_on_both_sides() -> None:
     t = pl.DataFrame({"id": ["1", "2"], "raw": ["Answer: a", ""], "truth": ["a", "a"],
                       "error": ["boom", None]})  # fmt: skip
     d = diff_labelings(t, "choice/v1", "choice/v3")
-    assert d.agreement == {"n": 2, "agree": 2, "rate": 1.0, "both_none": 2}
-    assert d.accuracy is not None and d.accuracy["a"] == 0.0
+    assert d.agreement.to_dict() == {"n": 2, "agree": 2, "rate": 1.0, "both_none": 2}
+    assert d.accuracy is not None and d.accuracy.a == 0.0
 
 
 def loaded(ids: list[str], raws: list[str], truths: list[str]) -> LoadedTable:
@@ -128,9 +136,9 @@ def test_pair_by_id_keeps_a_order_and_notes_the_unmatched() -> None:
         "1 row(s) of B have no matching id in the other table and are left out",
     ]
     d = diff_labelings(ta.frame, "choice/v3", "choice/v3", frame_b=tb.frame, align="id")
-    assert d.agreement["agree"] == 0
+    assert d.agreement.agree == 0
     assert d.accuracy is not None
-    assert (d.accuracy["a"], d.accuracy["b"], d.accuracy["b_only_correct"]) == (0.5, 0.5, 1)
+    assert (d.accuracy.a, d.accuracy.b, d.accuracy.b_only_correct) == (0.5, 0.5, 1)
 
 
 def test_pair_by_id_never_pairs_missing_ids() -> None:
@@ -163,11 +171,11 @@ def test_different_truths_in_paired_tables_are_noted() -> None:
     a = pl.DataFrame({"id": ["1"], "raw": ["Answer: a"], "truth": ["a"]})
     b = pl.DataFrame({"id": ["1"], "raw": ["Answer: a"], "truth": ["b"]})
     d = diff_labelings(a, "choice/v3", "choice/v3", frame_b=b, align="order")
-    assert d.notes == [
+    assert d.notes == (
         "1 aligned row(s) have a different truth in A and B; each side is scored against its "
-        "own truth"
-    ]
-    assert d.accuracy is not None and (d.accuracy["a"], d.accuracy["b"]) == (1.0, 0.0)
+        "own truth",
+    )
+    assert d.accuracy is not None and (d.accuracy.a, d.accuracy.b) == (1.0, 0.0)
 
 
 def test_snippet_around() -> None:

@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import polars as pl
 import pytest
 
-from answer_audit.analysis.rescore import rescore
+from answer_audit.analysis.metrics import Bootstrap, ClassRecall
+from answer_audit.analysis.rescore import RescoreResult, rescore
 from answer_audit.analysis.stats import bootstrap_accuracy, bootstrap_balanced_accuracy
 from answer_audit.parsers import JsonFieldPreset, PresetError
 from answer_audit.report.outputs import OutputError, write_rows
@@ -28,62 +28,65 @@ GRADES_MAP = ColumnMap(
 
 
 @pytest.fixture
-def grades(tmp_path: Path) -> Any:
+def grades(tmp_path: Path) -> RescoreResult:
     loaded = load_files(grades_file(tmp_path / "grades.jsonl"), GRADES_MAP)
     return rescore(loaded, "json/isup_grade", group_by=("site",), n_boot=200, seed=7)
 
 
-def recall(pairs: dict[int, tuple[int, int]]) -> dict[str, dict[str, int]]:
-    return {str(k): {"correct": c, "total": t} for k, (c, t) in pairs.items()}
+def recall(pairs: dict[int, tuple[int, int]]) -> dict[str, ClassRecall]:
+    return {str(k): ClassRecall(correct=c, total=t) for k, (c, t) in pairs.items()}
 
 
-def test_json_answers_rescored_metrics_by_hand(grades: Any) -> None:
-    m = grades.overall["rescored"]
-    assert (m["n"], m["failures"], m["errors"]) == (14, 6, 3)
-    assert m["accuracy"] == pytest.approx(4 / 14)
-    assert m["per_class_recall"] == recall(
+def test_json_answers_rescored_metrics_by_hand(grades: RescoreResult) -> None:
+    m = grades.overall.rescored
+    assert (m.n, m.failures, m.errors) == (14, 6, 3)
+    assert m.accuracy == pytest.approx(4 / 14)
+    assert m.per_class_recall == recall(
         {0: (1, 2), 1: (0, 3), 2: (2, 3), 3: (1, 2), 4: (0, 2), 5: (0, 2)}
     )
     # mean of 1/2, 0, 2/3, 1/2, 0, 0: classes nobody predicts still count
-    assert Fraction(m["balanced_accuracy"]).limit_denominator(100) == Fraction(5, 18)
+    assert m.balanced_accuracy is not None
+    assert Fraction(m.balanced_accuracy).limit_denominator(100) == Fraction(5, 18)
 
 
-def test_json_answers_stored_metrics_by_hand(grades: Any) -> None:
-    s = grades.overall["stored"]
-    assert (s["n"], s["failures"], s["errors"]) == (14, 4, 3)
-    assert s["accuracy"] == pytest.approx(5 / 14)
-    assert s["per_class_recall"] == recall(
+def test_json_answers_stored_metrics_by_hand(grades: RescoreResult) -> None:
+    s = grades.overall.stored
+    assert s is not None
+    assert (s.n, s.failures, s.errors) == (14, 4, 3)
+    assert s.accuracy == pytest.approx(5 / 14)
+    assert s.per_class_recall == recall(
         {0: (1, 2), 1: (0, 3), 2: (1, 3), 3: (2, 2), 4: (1, 2), 5: (0, 2)}
     )
-    assert Fraction(s["balanced_accuracy"]).limit_denominator(100) == Fraction(7, 18)
+    assert s.balanced_accuracy is not None
+    assert Fraction(s.balanced_accuracy).limit_denominator(100) == Fraction(7, 18)
 
 
-def test_json_answers_flips_and_mcnemar_by_hand(grades: Any) -> None:
-    o = grades.overall
+def test_json_answers_flips_and_mcnemar_by_hand(grades: RescoreResult) -> None:
+    o = grades.overall.change
+    assert o is not None
     # r02 only rescored right; r08 and r09 only stored right; p = 2 * P(X <= 1 | n=3) = 1
-    assert (o["flips"], o["stored_only_correct"], o["rescored_only_correct"]) == (3, 2, 1)
-    assert o["mcnemar_p"] == 1.0
-    assert o["accuracy_delta"] == pytest.approx(-1 / 14)
+    assert (o.flips, o.stored_only_correct, o.rescored_only_correct) == (3, 2, 1)
+    assert o.mcnemar_p == 1.0
+    assert o.accuracy_delta == pytest.approx(-1 / 14)
 
 
-def test_stored_label_column_and_its_disagreements(grades: Any) -> None:
-    label = grades.overall["stored_label"]
-    assert label["n"] == 14
-    assert label["accuracy"] == pytest.approx(5 / 14)
-    assert label["disagreements"] == 2
-    assert label["disagreement_ids"] == ["r08", "r12"]
+def test_stored_label_column_and_its_disagreements(grades: RescoreResult) -> None:
+    label = grades.overall.stored_label
+    assert label is not None
+    assert label.n == 14
+    assert label.accuracy == pytest.approx(5 / 14)
+    assert label.disagreements == 2
+    assert label.disagreement_ids == ("r08", "r12")
 
 
-def test_json_incidence_every_category_with_truth_distribution(grades: Any) -> None:
+def test_json_incidence_every_category_with_truth_distribution(grades: RescoreResult) -> None:
     inc = grades.incidence
-    assert inc["by"] == "json-field"
-    assert inc["classes"] == ["0", "1", "2", "3", "4", "5"]
-    got = {
-        c["category"]: (c["n"], c["scored"], c["correct"], c["truth"]) for c in inc["categories"]
-    }
+    assert inc.by == "json-field"
+    assert inc.classes == ("0", "1", "2", "3", "4", "5")
+    got = {c.category: (c.n, c.scored, c.correct, c.truth) for c in inc.categories}
 
     def truth(**counts: int) -> dict[str, int]:
-        return {k: counts.get(f"t{k}", 0) for k in inc["classes"]}
+        return {k: counts.get(f"t{k}", 0) for k in inc.classes}
 
     assert got == {
         "valid": (3, 2, 2, truth(t2=1, t3=1)),
@@ -97,15 +100,16 @@ def test_json_incidence_every_category_with_truth_distribution(grades: Any) -> N
         "not-found": (1, 1, 0, truth(t2=1)),
         "error": (3, 3, 0, truth(t0=1, t1=2)),
     }
-    assert [c["category"] for c in inc["categories"]][:2] == ["valid", "null"]
-    values = {c["category"]: c["values"] for c in inc["categories"]}
+    assert [c.category for c in inc.categories][:2] == ["valid", "null"]
+    values = {c.category: c.values for c in inc.categories}
     assert values["valid"] == {"2": 1, "3": 1, "5": 1}
     assert values["null"] == {"0": 2}
     assert values["error"] == {"none": 3}
 
 
-def test_stored_vs_rescored_confusion_includes_none(grades: Any) -> None:
-    assert grades.confusion == {
+def test_stored_vs_rescored_confusion_includes_none(grades: RescoreResult) -> None:
+    assert grades.confusion is not None
+    assert grades.confusion.to_dict() == {
         "labels": ["0", "2", "3", "4", "5", "7", "none"],
         "matrix": [
             [2, 0, 0, 0, 0, 0, 0],  # stored 0: r03, r04
@@ -119,30 +123,38 @@ def test_stored_vs_rescored_confusion_includes_none(grades: Any) -> None:
     }
 
 
-def test_groups_by_hand(grades: Any) -> None:
-    a, b = grades.groups
-    assert a["group"] == {"site": "A"} and b["group"] == {"site": "B"}
-    assert (a["stored"]["accuracy"], a["rescored"]["accuracy"]) == (2 / 7, 3 / 7)
-    assert (a["flips"], a["stored_only_correct"], a["rescored_only_correct"]) == (1, 0, 1)
-    assert a["mcnemar_p"] == 1.0
-    assert (a["rescored"]["failures"], a["rescored"]["errors"]) == (3, 0)
-    assert (b["stored"]["accuracy"], b["rescored"]["accuracy"]) == (3 / 7, 1 / 7)
-    assert (b["flips"], b["stored_only_correct"], b["rescored_only_correct"]) == (2, 2, 0)
-    assert b["mcnemar_p"] == 0.5  # 2 * P(X = 0 | n = 2)
-    assert (b["rescored"]["failures"], b["rescored"]["errors"]) == (3, 3)
-    assert (b["stored"]["failures"], b["stored"]["errors"]) == (1, 3)
-    assert a["incidence"]["null"] == 2 and b["incidence"]["error"] == 3
+def test_groups_by_hand(grades: RescoreResult) -> None:
+    ga, gb = grades.groups
+    assert ga.group == {"site": "A"} and gb.group == {"site": "B"}
+    a, b = ga.comparison, gb.comparison
+    assert a.stored is not None and b.stored is not None
+    assert a.change is not None and b.change is not None
+    assert (a.stored.accuracy, a.rescored.accuracy) == (2 / 7, 3 / 7)
+    assert (a.change.flips, a.change.stored_only_correct, a.change.rescored_only_correct) == (
+        1, 0, 1,
+    )  # fmt: skip
+    assert a.change.mcnemar_p == 1.0
+    assert (a.rescored.failures, a.rescored.errors) == (3, 0)
+    assert (b.stored.accuracy, b.rescored.accuracy) == (3 / 7, 1 / 7)
+    assert (b.change.flips, b.change.stored_only_correct, b.change.rescored_only_correct) == (
+        2, 2, 0,
+    )  # fmt: skip
+    assert b.change.mcnemar_p == 0.5  # 2 * P(X = 0 | n = 2)
+    assert (b.rescored.failures, b.rescored.errors) == (3, 3)
+    assert (b.stored.failures, b.stored.errors) == (1, 3)
+    assert ga.incidence["null"] == 2 and gb.incidence["error"] == 3
 
 
-def test_bootstrap_is_the_seeded_fast_path(grades: Any) -> None:
-    m = grades.overall["rescored"]
+def test_bootstrap_is_the_seeded_fast_path(grades: RescoreResult) -> None:
+    m = grades.overall.rescored
     ok = np.array([True, True, True] + [False] * 6 + [True] + [False] * 4)
-    assert m["bootstrap"]["accuracy"] == bootstrap_accuracy(ok, B=200, seed=7)
+    assert m.bootstrap.accuracy == Bootstrap.of(bootstrap_accuracy(ok, B=200, seed=7))
     classes = ["3", "2", "0", "1", "4", "5", "5", "4", "3", "2", "1", "1", "0", "2"]
-    assert m["bootstrap"]["balanced_accuracy"] == bootstrap_balanced_accuracy(
-        classes, ok, B=200, seed=7
+    assert m.bootstrap.balanced_accuracy == Bootstrap.of(
+        bootstrap_balanced_accuracy(classes, ok, B=200, seed=7)
     )
-    lo, hi = m["bootstrap"]["accuracy"]["ci"]
+    assert m.bootstrap.accuracy is not None
+    lo, hi = m.bootstrap.accuracy.ci
     assert 0.0 <= lo <= 4 / 14 <= hi <= 1.0
 
 
@@ -156,7 +168,7 @@ def test_same_seed_same_report_other_seed_other_intervals(tmp_path: Path) -> Non
     assert boot != other["overall"]["rescored"]["bootstrap"]["accuracy"]
 
 
-def test_adhoc_json_preset_gives_the_same_numbers(tmp_path: Path, grades: Any) -> None:
+def test_adhoc_json_preset_gives_the_same_numbers(tmp_path: Path, grades: RescoreResult) -> None:
     loaded = load_files(grades_file(tmp_path / "g.jsonl"), GRADES_MAP)
     preset = JsonFieldPreset("mine", "isup_grade", null_as=0, allowed=(0, 5))
     mine = rescore(loaded, preset, group_by=("site",), n_boot=200, seed=7)
@@ -165,7 +177,7 @@ def test_adhoc_json_preset_gives_the_same_numbers(tmp_path: Path, grades: Any) -
     assert mine.incidence == grades.incidence
 
 
-def test_annotate_keeps_every_input_row_and_column(grades: Any) -> None:
+def test_annotate_keeps_every_input_row_and_column(grades: RescoreResult) -> None:
     rows = grades.annotate()
     assert rows.height == 15
     assert rows.columns[:7] == [
@@ -203,14 +215,16 @@ def test_choice_stored_answers_are_matched_like_the_parser() -> None:
         }
     )
     r = rescore(frame, "choice/v3", n_boot=10)
+    stored = r.overall.stored
+    assert stored is not None
     # stored: "B" ✓, "3" -> c ✓, "" missing ✗, b ✗, error row ✗
-    assert r.overall["stored"]["accuracy"] == pytest.approx(2 / 5)
-    assert (r.overall["stored"]["failures"], r.overall["stored"]["errors"]) == (1, 1)
+    assert stored.accuracy == pytest.approx(2 / 5)
+    assert (stored.failures, stored.errors) == (1, 1)
     # rescored: b ✓, c ✓, not found ✗, d ✓, error ✗
-    assert r.overall["rescored"]["accuracy"] == pytest.approx(3 / 5)
-    assert r.overall["rescored"]["per_class_recall"]["a"] == {"correct": 0, "total": 1}
-    assert r.incidence["by"] == "rule"
-    assert [c["category"] for c in r.incidence["categories"]] == [
+    assert r.overall.rescored.accuracy == pytest.approx(3 / 5)
+    assert r.overall.rescored.per_class_recall["a"].to_dict() == {"correct": 0, "total": 1}
+    assert r.incidence.by == "rule"
+    assert [c.category for c in r.incidence.categories] == [
         "answer-line", "no-output", "not-found",
     ]  # fmt: skip
     assert r.rows["stored_extracted"].to_list() == ["b", "c", None, "b", None]
@@ -226,13 +240,14 @@ def test_all_failure_group_scores_zero_and_no_truth_group_is_empty() -> None:
         }
     )
     r = rescore(frame, "choice/v3", group_by=["g"], n_boot=50)
-    fail, empty = r.groups
-    m = fail["rescored"]
-    assert (m["n"], m["accuracy"], m["balanced_accuracy"], m["failures"]) == (2, 0.0, 0.0, 2)
-    assert m["bootstrap"]["accuracy"] == {"mean": 0.0, "std": 0.0, "ci": [0.0, 0.0]}
-    assert empty["rescored"]["n"] == 0 and empty["rescored"]["accuracy"] is None
-    assert fail["stored"] is None and fail["flips"] is None and r.confusion is None
-    assert r.coverage == {"rows": 4, "scored": 2, "no_truth": 2, "groups": 2}
+    fail, empty = (g.comparison for g in r.groups)
+    m = fail.rescored
+    assert (m.n, m.accuracy, m.balanced_accuracy, m.failures) == (2, 0.0, 0.0, 2)
+    assert m.bootstrap.accuracy is not None
+    assert m.bootstrap.accuracy.to_dict() == {"mean": 0.0, "std": 0.0, "ci": [0.0, 0.0]}
+    assert empty.rescored.n == 0 and empty.rescored.accuracy is None
+    assert fail.stored is None and fail.change is None and r.confusion is None
+    assert r.coverage.to_dict() == {"rows": 4, "scored": 2, "no_truth": 2, "groups": 2}
 
 
 def test_freeform_rescore_uses_the_normalizer() -> None:
@@ -241,9 +256,9 @@ def test_freeform_rescore_uses_the_normalizer() -> None:
     )
     v1 = rescore(frame, "freeform/v2", n_boot=10)
     v2 = rescore(frame, "freeform/v2", normalizer="v2", n_boot=10)
-    assert v1.overall["rescored"]["accuracy"] == 0.0
-    assert v2.overall["rescored"]["accuracy"] == 1.0
-    assert v2.overall["stored"]["accuracy"] == 1.0
+    assert v1.overall.rescored.accuracy == 0.0
+    assert v2.overall.rescored.accuracy == 1.0
+    assert v2.overall.stored is not None and v2.overall.stored.accuracy == 1.0
     assert v2.confusion is None
 
 
@@ -263,9 +278,9 @@ def test_bad_inputs_raise_clear_errors() -> None:
 
 def test_choices_override_reaches_the_parser() -> None:
     frame = pl.DataFrame({"id": ["1"], "raw": ["Answer: e"], "truth": ["e"]})
-    assert rescore(frame, "choice/v3", n_boot=10).overall["rescored"]["accuracy"] == 0.0
+    assert rescore(frame, "choice/v3", n_boot=10).overall.rescored.accuracy == 0.0
     five = rescore(frame, "choice/v3", choices="abcde", n_boot=10)
-    assert five.overall["rescored"]["accuracy"] == 1.0
+    assert five.overall.rescored.accuracy == 1.0
 
 
 # ------------------------------------------------------------------ write_rows

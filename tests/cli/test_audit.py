@@ -273,3 +273,69 @@ def test_choices_note_and_flag_respect_a_preset_files_own_choices(tmp_path: Path
     errors = {s["name"]: s["error_pct"] for s in report["schemes"]}
     assert errors["u"] == 0.0  # --choices sets the default choice set, not a file's own
     assert errors["v4"] == pytest.approx(100 / 3)  # g is still out of abcde
+
+
+def small_csv(tmp_path: Path) -> Path:
+    path = tmp_path / "outputs.csv"
+    pl.DataFrame(
+        {
+            "raw": ["Paris.", "It is Lyon", "4\nUSER: more", "None of them"],
+            "truth": ["Paris", "Paris", "4", "None"],
+            "parsed": ["Paris", "Lyon", "4", "None of them"],
+            "label": [True, False, True, False],
+        }
+    ).write_csv(path)
+    return path
+
+
+def test_audit_writes_reports_only_where_asked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    source = small_csv(tmp_path)
+    code, stdout, stderr = run("audit", str(source), "--parsed", "parsed", "--label", "label")
+    assert code == 0, stderr
+    assert "scheme" in stdout  # the summary table, and no file
+    assert not (tmp_path / "tmp").exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["outputs.csv"]
+
+
+def test_out_dir_writes_every_report_and_prints_the_paths(tmp_path: Path) -> None:
+    source = small_csv(tmp_path)
+    folder = tmp_path / "reports"
+    code, stdout, stderr = run("audit", str(source), "--parsed", "parsed", "--label", "label",
+                               "--out-dir", str(folder), "--out-json", str(tmp_path / "a.json"))  # fmt: skip
+    assert code == 0, stderr
+    written = {"answer_parsing_audit.md", "answer_parsing_audit.html"}
+    assert {p.name for p in folder.iterdir()} == written
+    assert (tmp_path / "a.json").is_file()  # an explicit path wins over the folder
+    for name in (*sorted(written), "a.json"):
+        assert name in stdout
+
+
+def test_notes_reach_stderr_even_when_quiet(tmp_path: Path) -> None:
+    source = small_csv(tmp_path)
+    code, stdout, stderr = run("audit", str(source), "--parsed", "parsed", "--label", "label", "-q")
+    assert code == 0, stderr
+    assert stdout == ""
+    # the truth 'None' is text unless --null-values says otherwise: the loader says so
+    assert "note:" in stderr and "'None'" in stderr
+
+
+@pytest.mark.real
+def test_forgetting_null_values_on_the_real_csvs_is_said_on_stderr() -> None:
+    files = real_csvs()
+    flags = ["--raw", "raw_text", "--truth", "ground_truth_text", "--parsed",
+             "parsed_answer_text", "--label", "is_correct", "-q"]  # fmt: skip
+    code, _stdout, stderr = run("audit", *map(str, files), *flags)
+    assert code == 0, stderr
+    assert "--null-values" in stderr
+
+
+@pytest.mark.parametrize("command", ["audit", "rescore", "diff", "explain", "parsers", "demo"])
+def test_help_shows_switches_without_a_type_and_options_in_panels(command: str) -> None:
+    code, stdout, _ = run(command, "--help")
+    assert code == 0
+    assert "<bool>" not in stdout
+    assert "asch_history_5" not in stdout  # no study's names as defaults
+    if command in ("audit", "rescore", "diff"):
+        for panel in ("Input", "Columns", "Parsing", "Output"):
+            assert f"─ {panel} " in stdout, panel

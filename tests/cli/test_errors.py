@@ -208,7 +208,7 @@ def test_never_writes_over_the_preset_file(tmp_path: Path, command: str) -> None
     before = presets.read_bytes()
     per_command = {
         "audit": ["--label", "l"],
-        "rescore": ["-p", "freeform/x", "--stored-label", "l"],
+        "rescore": ["-p", "freeform/x", "--label", "l"],
         "diff": ["--a", "freeform/x", "--b", "freeform/v2"],
     }
     result = runner.invoke(

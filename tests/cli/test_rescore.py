@@ -16,7 +16,7 @@ from source_fixtures import grades_file
 runner = CliRunner()
 
 GRADES_FLAGS = ["--raw", "prediction", "--truth", "truth", "--error", "error", "--id", "id",
-                "--stored", "stored_grade", "--stored-label", "stored_correct",
+                "--parsed", "stored_grade", "--label", "stored_correct",
                 "--group-by", "site", "--bootstrap", "200", "--seed", "7"]  # fmt: skip
 
 
@@ -195,7 +195,7 @@ def statutes() -> list[Path]:
     return sorted(folder.glob("*.json"))
 
 
-STATUTES_FLAGS = ["--raw", "response", "--truth", "correct_answer", "--stored",
+STATUTES_FLAGS = ["--raw", "response", "--truth", "correct_answer", "--parsed",
                   "predicted_answer", "--group-by", "source"]  # fmt: skip
 # Correct answers out of 27 per file (0411, 0559, 0616, 0804): stored, then per preset.
 STORED = [12, 20, 16, 13]
@@ -226,7 +226,7 @@ def test_statutes_rescore_needs_no_preprocessing(tmp_path: Path, parser: str) ->
 def test_statutes_stored_parse_reproduces_stored_labels(tmp_path: Path) -> None:
     out = tmp_path / "m.json"
     code, _, stderr = run("rescore", *statutes(), "-p", "choice/v3", *STATUTES_FLAGS,
-                          "--stored-label", "is_correct", "--out-json", out, "-q")  # fmt: skip
+                          "--label", "is_correct", "--out-json", out, "-q")  # fmt: skip
     assert code == 0, stderr
     label = json.loads(out.read_text(encoding="utf-8"))["overall"]["stored_label"]
     assert (label["n"], label["disagreements"]) == (108, 0)
@@ -252,7 +252,7 @@ def test_statutes_diff_stored_vs_v3(tmp_path: Path) -> None:
         # whole, as text, instead of a Polars TypeError traceback
         ('{"x": 99999999999999999999999}\t3', ["-p", "json", "--field", "x"], "extracted",
          "99999999999999999999999"),
-        ('{"isup_grade": 2}\t2\t99999999999999999999', ["-p", "json/isup_grade", "--stored", "st"],
+        ('{"isup_grade": 2}\t2\t99999999999999999999', ["-p", "json/isup_grade", "--parsed", "st"],
          "stored_extracted", "99999999999999999999"),
     ],
 )  # fmt: skip
@@ -274,3 +274,25 @@ def test_rescore_keeps_64_bit_json_values_as_integers(tmp_path: Path) -> None:
     code, _, stderr = run("rescore", source, "-p", "json", "--field", "x", "-q", "--out", rows)
     assert code == 0, stderr
     assert json.loads(rows.read_text(encoding="utf-8"))["extracted"] == 2**63 - 1
+
+
+def test_old_stored_spellings_still_work_with_a_deprecation_note(tmp_path: Path) -> None:
+    source = grades_file(tmp_path / "grades.jsonl")
+    common = ["rescore", str(source), "-p", "json/isup_grade", "--raw", "prediction", "-q"]
+    new = runner.invoke(app, [*common, "--parsed", "stored_grade", "--label", "stored_correct",
+                              "--out-json", str(tmp_path / "new.json")])  # fmt: skip
+    old = runner.invoke(app, [*common, "--stored", "stored_grade", "--stored-label",
+                              "stored_correct", "--out-json", str(tmp_path / "old.json")])  # fmt: skip
+    assert new.exit_code == 0 and old.exit_code == 0, (new.output, old.output)
+    assert "deprecated" not in new.stderr
+    assert "--stored is deprecated; use --parsed" in old.stderr
+    assert "--stored-label is deprecated; use --label" in old.stderr
+    assert (tmp_path / "new.json").read_text() == (tmp_path / "old.json").read_text()
+
+
+def test_old_and_new_spelling_disagreeing_is_an_error(tmp_path: Path) -> None:
+    source = grades_file(tmp_path / "grades.jsonl")
+    result = runner.invoke(app, ["rescore", str(source), "-p", "json/isup_grade", "--raw",
+                                 "prediction", "--parsed", "stored_grade", "--stored", "truth"])  # fmt: skip
+    assert result.exit_code == 2
+    assert "--stored is the old name of --parsed" in result.stderr

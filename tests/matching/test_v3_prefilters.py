@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from answer_audit.matching.v3_normalizer import (
     _COMMA_DIGIT,
     _DOT_LETTER,
-    _DOTTED_ABBREVIATION,
+    _DOTTED_ABBREVIATION_WITH_FINAL_DOT,
     _NUMBER_WORDS,
     _ONES,
     _SCALES,
@@ -20,7 +20,9 @@ from answer_audit.matching.v3_normalizer import (
     _THOUSANDS,
     _UNIT_PATTERNS,
 )
-from answer_audit.parsers.freeform import V3_CUT_KEYWORDS, V3_CUTS, _may_hold
+from answer_audit.parsers.freeform import _may_hold
+from answer_audit.text.vocabulary import TURN_PATTERN_KEYWORDS as V3_CUT_KEYWORDS
+from answer_audit.text.vocabulary import TURN_PATTERNS as V3_CUTS
 from strategies import CUT_PIECES, UNIT_PIECES
 
 CUTS = [re.compile(p, re.MULTILINE) for p in V3_CUTS]
@@ -68,7 +70,7 @@ def test_unit_rewrites_read_their_gates_from_one_set(text: str) -> None:
 @example("u.s.")
 @example("1,000")
 def test_dot_and_comma_gates_are_necessary_conditions(text: str) -> None:
-    if _DOTTED_ABBREVIATION.search(text):
+    if _DOTTED_ABBREVIATION_WITH_FINAL_DOT.search(text):
         assert _DOT_LETTER.search(text)
     if _THOUSANDS.search(text):
         assert _COMMA_DIGIT.search(text)
@@ -97,7 +99,7 @@ def test_number_word_trie_equals_the_longest_first_alternation(text: str) -> Non
 
 @given(st.text(alphabet=st.sampled_from("ab c\n1_é回。：Ｂ ,-"), max_size=30))
 def test_enough_words_is_a_count_of_word_characters(text: str) -> None:
-    from answer_audit.parsers.choice_read import _ENOUGH_WORDS, _REASON_MIN_CHARS
+    from answer_audit.parsers.choice_statements import _ENOUGH_WORDS, _REASON_MIN_CHARS
 
     assert (_ENOUGH_WORDS.match(text) is not None) == (
         len(re.findall(r"\w", text)) >= _REASON_MIN_CHARS
@@ -128,7 +130,7 @@ def test_v3_labels_with_the_word_check_equal_the_row_rules(
     import polars as pl
 
     from answer_audit.matching import is_correct
-    from answer_audit.schemes.apply import label_column
+    from answer_audit.schemes.correctness import label_column
 
     values = pl.Series([v for v, _ in rows], dtype=pl.String)
     truths = pl.Series([t for _, t in rows], dtype=pl.String)
@@ -139,7 +141,7 @@ def test_v3_labels_with_the_word_check_equal_the_row_rules(
 def test_the_word_check_decides_only_plain_ascii_rows_without_the_word() -> None:
     import polars as pl
 
-    from answer_audit.schemes.apply import _v3_word_absent
+    from answer_audit.schemes.correctness import _v3_word_absent
 
     values = pl.Series(["It is Rome.", "It is Paris.", "p.a.r.i.s", "Ｐａｒｉｓ", None, "It is 8."])
     truths = pl.Series(["Paris", "Paris", "Paris", "Paris", "Paris", "8"])

@@ -18,7 +18,7 @@ from answer_audit import list_parsers
 from paths import TESTS
 
 _MAX_SHOWN = 25
-_REQUIRED_TAGS = ("freeform", "choice", "json")
+_REQUIRED_TAGS: tuple[str, ...] = ("freeform", "choice", "json")
 _REQUIRED_TAGS += ("japanese", "chinese", "think", "role-tail", "json-prose")
 
 

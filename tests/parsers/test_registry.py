@@ -102,6 +102,7 @@ def test_missing_preset_file(tmp_path: Path) -> None:
         PresetSet.from_file(tmp_path / "absent.toml")
 
 
+@pytest.mark.xdist_group("timing")  # asserts on wall-clock time: one at a time (make test)
 def test_user_patterns_cannot_hang(tmp_path: Path) -> None:
     # (a|aa)+$ backtracks exponentially on "aaaa...!"; a user pattern gets a time limit instead
     path = write(
@@ -122,6 +123,7 @@ pick = "first"
     assert extract("x c", "choice/slow", presets=presets).value == "c"  # ordinary text still works
 
 
+@pytest.mark.xdist_group("timing")  # asserts on wall-clock time: one at a time (make test)
 @pytest.mark.parametrize(
     ("key", "text"),
     [  # each cue list of a statements step is a user pattern too: timed like the step's patterns
@@ -165,6 +167,7 @@ def _choice_file(tmp_path: Path, step: str, extra: str = "") -> PresetSet:
     return PresetSet.from_file(write(tmp_path, body))
 
 
+@pytest.mark.xdist_group("timing")  # asserts on wall-clock time: one at a time (make test)
 def test_one_text_gets_one_time_budget_for_all_its_pattern_calls(tmp_path: Path) -> None:
     # each line's search takes a fraction of a second: alone within the 1 s limit, but a long
     # text of such lines used to run for minutes (one limit per call)

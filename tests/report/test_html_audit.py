@@ -42,8 +42,8 @@ def test_sections_and_a_card_with_the_verdict_per_scheme(demo: AuditResult) -> N
     summary = section(page, "summary")
     for k, scheme in enumerate(demo.schemes, 1):
         assert f'id="card-scheme-{k}"' in summary
-        assert str(escape(scheme["verdict"])) in summary
-        assert str(escape(scheme["verdict"])) in section(page, f"scheme-{k}")
+        assert str(escape(scheme.verdict)) in summary
+        assert str(escape(scheme.verdict)) in section(page, f"scheme-{k}")
         assert f'href="#scheme-{k}"' in page  # in the table of contents
     assert STAMP in page
 
@@ -53,19 +53,19 @@ def test_forest_plot_has_one_marker_per_shown_cell_and_marks_significant_ones(
 ) -> None:
     max_rows = 12
     page = render_audit_html(demo, max_rows=max_rows)
-    alpha = demo.settings["alpha"]
+    alpha = demo.settings.alpha
     for k, scheme in enumerate(demo.schemes, 1):
-        cells = [c for c in demo.cells if c["scheme"] == scheme["name"]]
+        cells = demo.cells_of(scheme.name)
         shown = cells[:max_rows]
         found = Elements(section(page, f"scheme-{k}"))
         markers = found.with_class("fp-pt")
         assert len(markers) == len(shown)
-        significant = [c for c in shown if c["holm_p"] is not None and c["holm_p"] < alpha]
+        significant = [c for c in shown if c.holm_p is not None and c.holm_p < alpha]
         assert len([m for m in markers if "sig" in m["class"].split()]) == len(significant)
         assert len(found.with_class("sig")) >= len(significant)
         assert f"top {len(shown)} of {len(cells)}" in section(page, f"scheme-{k}")
     # the demo has a significant group in parse_only: it is drawn as a diamond
-    assert any(s["significant_groups"] for s in demo.schemes)
+    assert any(s.significant_groups for s in demo.schemes)
     assert '<polygon class="fp-pt sig"' in page
 
 
@@ -73,17 +73,17 @@ def test_rule_provenance_bars_and_error_bars(demo: AuditResult) -> None:
     page = render_audit_html(demo)
     for k, scheme in enumerate(demo.schemes, 1):
         part = Elements(section(page, f"scheme-{k}"))
-        rows = [c for c in demo.cells if c["scheme"] == scheme["name"]][:40]
+        rows = demo.cells_of(scheme.name)[:40]
         assert len(part.with_class("errors")) == len(rows)
-        rules = demo.rules.get(scheme["name"])
+        rules = demo.rules.get(scheme.name)
         stacks = part.with_class("stack")
-        assert len(stacks) == (0 if rules is None else 1 + len(rules["groups"]))
+        assert len(stacks) == (0 if rules is None else 1 + len(rules.groups))
 
 
 def test_examples_mark_exactly_the_span(demo: AuditResult) -> None:
     page = render_audit_html(demo)
     found = Elements(page)
-    expected = [e["raw"][e["span"][0] : e["span"][1]] for e in demo.examples if e["span"]]
+    expected = [e.raw[e.span[0] : e.span[1]] for e in demo.examples if e.span]
     # marks appear scheme by scheme, in example order, like the examples themselves
     assert sorted(found.marks) == sorted(expected)
     assert len(found.with_class("example")) == len(demo.examples)
@@ -103,7 +103,8 @@ def test_hostile_text_is_only_ever_escaped() -> None:
     assert "{{ 7*7 }}" in page and "49 London" not in page
     # the span, hostile markup included, is inside <mark> as text
     marks = Elements(page).marks
-    assert sorted(marks) == sorted(e["raw"][e["span"][0] : e["span"][1]] for e in result.examples)
+    assert all(e.span is not None for e in result.examples)
+    assert sorted(marks) == sorted(e.raw[e.span[0] : e.span[1]] for e in result.examples if e.span)
     assert all(text + " London" in marks for text in HOSTILE)
     # only our own elements: nothing a model wrote became a tag or an attribute
     allowed = {"html", "head", "meta", "title", "link", "style", "body", "nav", "div", "span", "a",

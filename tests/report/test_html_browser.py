@@ -1,8 +1,9 @@
 """The HTML report in a real headless Chromium: hostile model text never runs, the demo renders
 cleanly (no console errors or CSP reports), prints with examples expanded, and screenshots well.
 
-Chromium comes from Debian's `chromium` package; the session fixture installs it once when it is
-missing and we are root with apt, and skips these tests with the reason otherwise.
+Chromium comes from Debian's `chromium` package, installed by `.ci/run` (never by a test). When it
+is missing these tests skip with the command to install it, and fail under `CI=true`. They share one
+xdist group: each starts a browser of its own, and two at once on a 2-core machine only time out.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from answer_audit.report.html import render_audit_html
 from answer_audit.report.html.diff import render_diff_html
 from answer_audit.report.html.rescore import render_rescore_html
 from answer_audit.schemes.apply import default_schemes
-from browser_support import DevTools, obtain_chromium, run_headless
+from browser_support import DevTools, browser_unavailable, find_chromium, run_headless
 from html_fixtures import (
     HOSTILE,
     STAMP,
@@ -31,16 +32,17 @@ from html_fixtures import (
 from paths import REPO
 
 REPO_TMP = REPO / "tmp"
+pytestmark = pytest.mark.xdist_group("browser")
 
 
 @pytest.fixture(scope="session")
 def chromium(tmp_path_factory: pytest.TempPathFactory) -> str:
-    binary, reason = obtain_chromium()
+    binary = find_chromium()
     if binary is None:
-        pytest.skip(f"browser tests need Chromium: {reason}")
+        browser_unavailable("no chromium binary was found")
     probe = run_headless(binary, ["--dump-dom", "about:blank"], tmp_path_factory.mktemp("probe"))
     if "<html" not in probe.stdout:
-        pytest.skip(f"{binary} does not run headless here: {probe.stderr.strip()[-300:]}")
+        browser_unavailable(f"{binary} does not run headless here: {probe.stderr.strip()[-300:]}")
     return binary
 
 
@@ -81,6 +83,22 @@ def devtools(chromium: str, tmp_path: Path) -> Iterator[DevTools]:
         yield browser
     finally:
         browser.close()
+
+
+def test_a_missing_browser_is_a_skip_that_says_how_to_install(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("CI", raising=False)
+    with pytest.raises(pytest.skip.Exception, match=r"no chromium.*`apt install chromium`"):
+        browser_unavailable("no chromium binary was found")
+
+
+def test_a_missing_browser_fails_under_ci(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CI", "true")
+    with pytest.raises(
+        pytest.fail.Exception, match=r"CI=true.*no chromium.*`apt install chromium`"
+    ):
+        browser_unavailable("no chromium binary was found")
 
 
 def dump_dom(chromium: str, page: Path, profile: Path) -> str:

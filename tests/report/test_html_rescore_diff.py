@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from pathlib import Path
 
@@ -47,10 +48,6 @@ def section(page: str, anchor: str) -> str:
     return page[start : end if end != -1 else len(page)]
 
 
-def boot(r: RescoreResult) -> dict[str, float]:
-    return {"B": r.settings["bootstrap"], "seed": r.settings["seed"], "ci": r.settings["ci"]}
-
-
 @pytest.fixture(scope="module")
 def choice() -> RescoreResult:
     return choice_rescore()
@@ -70,17 +67,19 @@ def test_rescore_cards_show_both_sides_and_the_change(choice: RescoreResult) -> 
         assert f'id="{anchor}"' in page and f'href="#{anchor}"' in page
     summary = section(page, "summary")
     o = choice.overall
-    for side in ("stored", "rescored"):
-        m = o[side]
-        lo, hi = m["bootstrap"]["accuracy"]["ci"]
+    for side, m in (("stored", o.stored), ("rescored", o.rescored)):
+        assert m is not None and m.accuracy is not None and m.balanced_accuracy is not None
+        assert m.bootstrap.accuracy is not None
+        lo, hi = m.bootstrap.accuracy.ci
         card = summary[summary.index(f'id="card-{side}"') :]
-        assert f'{100 * m["accuracy"]:.1f}</span><span class="unit">% accuracy' in card
+        assert f'{100 * m.accuracy:.1f}</span><span class="unit">% accuracy' in card
         assert f"95% CI {100 * lo:.1f}–{100 * hi:.1f}" in card
-        assert f"{100 * m['balanced_accuracy']:.1f}%" in card
+        assert f"{100 * m.balanced_accuracy:.1f}%" in card
+    assert o.change is not None
     change = summary[summary.index('id="card-change"') :]
-    assert f"{100 * o['accuracy_delta']:+.1f}</span>" in change
-    assert f"<dt>flips</dt><dd>{o['flips']}</dd>" in change
-    assert f"{o['mcnemar_p']:.3f}" in change
+    assert f"{100 * o.change.accuracy_delta:+.1f}</span>" in change
+    assert f"<dt>flips</dt><dd>{o.change.flips}</dd>" in change
+    assert f"{o.change.mcnemar_p:.3f}" in change
     assert "<title>Rescore with choice/v3</title>" in page and STAMP in page
 
 
@@ -91,9 +90,9 @@ def test_rescore_change_interval_is_the_paired_bootstrap_of_the_rows(
     lo, hi = paired_delta_ci(rows["stored_is_correct"].to_numpy(), rows["is_correct"].to_numpy(),
                              B=200, seed=3)  # fmt: skip
     # the helper gives the error-rate change; the report shows the accuracy change
-    assert delta_interval(choice.overall, boot(choice)) == pytest.approx((-hi, -lo))
+    assert delta_interval(choice.overall, choice.settings) == pytest.approx((-hi, -lo))
     no_stored = rescore(choice_table().drop("parsed"), "choice/v3", n_boot=50)
-    assert delta_interval(no_stored.overall, boot(no_stored)) is None
+    assert delta_interval(no_stored.overall, no_stored.settings) is None
 
 
 def test_rescore_groups_have_bars_a_forest_marker_and_holm_diamonds(
@@ -103,7 +102,8 @@ def test_rescore_groups_have_bars_a_forest_marker_and_holm_diamonds(
     assert len(part.with_class("bars")) == len(choice.groups)
     markers = part.with_class("fp-pt")
     assert len(markers) == len(choice.groups)
-    adjusted = holm([g["mcnemar_p"] for g in choice.groups])
+    changes = [g.comparison.change for g in choice.groups]
+    adjusted = holm([None if c is None else c.mcnemar_p for c in changes])
     significant = sum(p is not None and p < 0.05 for p in adjusted)
     assert significant == 1  # run-1: every flip goes one way
     assert len([m for m in markers if "sig" in m["class"].split()]) == significant
@@ -122,9 +122,9 @@ def test_rescore_without_a_stored_parse_has_bars_but_no_change(tmp_path: Path) -
 
 def test_rescore_recall_rows_per_truth_class(choice: RescoreResult) -> None:
     part = section(render_rescore_html(choice), "recall")
-    for cls, cell in choice.overall["rescored"]["per_class_recall"].items():
+    for cls, cell in choice.overall.rescored.per_class_recall.items():
         assert f'<td class="mono">{cls}</td>' in part
-        assert f"{cell['correct']}/{cell['total']}" in part
+        assert f"{cell.correct}/{cell.total}" in part
 
 
 def test_json_incidence_draws_a_truth_bar_per_scored_category() -> None:
@@ -132,26 +132,28 @@ def test_json_incidence_draws_a_truth_bar_per_scored_category() -> None:
     page = render_rescore_html(r)
     part = section(page, "incidence")
     assert "How the JSON field appeared" in part
-    scored = [c for c in r.incidence["categories"] if c["scored"]]
+    scored = [c for c in r.incidence.categories if c.scored]
     assert len(Elements(part).with_class("stack")) == len(scored)
-    assert part.count('<tr class="dim">') == sum(1 for c in r.incidence["categories"] if not c["n"])
-    for k in r.incidence["classes"]:
+    assert part.count('<tr class="dim">') == sum(1 for c in r.incidence.categories if not c.n)
+    for k in r.incidence.classes:
         assert f'<span class="keep">{k}</span>' in part
     # the null row: rows that said null, by their true grade
-    null = next(c for c in r.incidence["categories"] if c["category"] == "null")
-    assert f"truth 1: {null['truth']['1']} of {null['scored']}" in part
+    null = next(c for c in r.incidence.categories if c.category == "null")
+    assert f"truth 1: {null.truth['1']} of {null.scored}" in part
 
 
 def test_rule_incidence_for_other_presets(choice: RescoreResult) -> None:
     part = section(render_rescore_html(choice), "incidence")
     assert "Which rule fired" in part
-    for c in choice.incidence["categories"]:
-        assert f"<code>{c['category']}</code>" in part
+    for c in choice.incidence.categories:
+        assert f"<code>{c.category}</code>" in part
 
 
 def test_confusion_heat_map_shades_same_and_changed_values_apart() -> None:
     h = heat_table(["a", "b", "none"], [[50, 6, 0], [1, 4, 0], [0, 0, 0]])
-    cells = [[c["cls"] for c in row["cells"]] for row in h["rows"]]
+    rows = h["rows"]
+    assert isinstance(rows, list)
+    cells = [[c["cls"] for c in row["cells"]] for row in rows]
     assert cells[0] == ["heat same h5", "heat diff h5", "heat diff h0"]
     assert cells[1] == ["heat diff h1", "heat same h1", "heat diff h0"]
     assert (h["columns"], h["total"], h["same"]) == ([51, 10, 0], 61, 54)
@@ -160,7 +162,7 @@ def test_confusion_heat_map_shades_same_and_changed_values_apart() -> None:
 def test_rescore_confusion_table_in_the_page(choice: RescoreResult) -> None:
     assert choice.confusion is not None
     part = Elements(section(render_rescore_html(choice), "confusion"))
-    assert len(part.with_class("heat")) == len(choice.confusion["labels"]) ** 2
+    assert len(part.with_class("heat")) == len(choice.confusion.labels) ** 2
 
 
 # --------------------------------------------------------------------- diff
@@ -173,18 +175,16 @@ def test_diff_summary_confusion_groups_and_rule_pairs(diff: DiffResult) -> None:
     ag, acc = diff.agreement, diff.accuracy
     assert acc is not None
     summary = section(page, "summary")
-    assert f"{100 * ag['rate']:.1f}</span>" in summary
-    assert f"{ag['agree']} of {ag['n']} rows" in summary
-    assert f"{100 * acc['a']:.1f}</span>" in summary and f"{100 * acc['b']:.1f}</span>" in summary
-    assert f"{100 * acc['delta']:+.1f} pp" in summary and f"{acc['mcnemar_p']:.3f}" in summary
+    assert ag.rate is not None
+    assert f"{100 * ag.rate:.1f}</span>" in summary
+    assert f"{ag.agree} of {ag.n} rows" in summary
+    assert f"{100 * acc.a:.1f}</span>" in summary and f"{100 * acc.b:.1f}</span>" in summary
+    assert f"{100 * acc.delta:+.1f} pp" in summary and f"{acc.mcnemar_p:.3f}" in summary
     groups = Elements(section(page, "groups"))
     assert len(groups.with_class("bars")) == 2 * len(diff.groups)  # agreement, A/B accuracy
     rules = section(page, "rules")
     for p in diff.rule_pairs:
-        assert (
-            f'<code>{p["a"]}</code></td><td><code>{p["b"]}</code></td><td class="num">{p["n"]}'
-            in rules
-        )
+        assert f'<code>{p.a}</code></td><td><code>{p.b}</code></td><td class="num">{p.n}' in rules
 
 
 def test_diff_disagreements_mark_each_sides_span_in_the_raw_text(diff: DiffResult) -> None:
@@ -195,10 +195,9 @@ def test_diff_disagreements_mark_each_sides_span_in_the_raw_text(diff: DiffResul
     expected = []
     for e, (raw_a, raw_b) in zip(diff.disagreements, diff.raw_texts, strict=True):
         assert raw_a == raw_b  # one table: one raw text, both spans in it
-        for name in ("a", "b"):
-            span = e[name]["span"]
-            if span is not None:
-                expected.append((name, (raw_a or "")[span[0] : span[1]]))
+        for name, side in (("a", e.a), ("b", e.b)):
+            if side.span is not None:
+                expected.append((name, (raw_a or "")[side.span[0] : side.span[1]]))
     marks = list(zip(found.mark_classes, found.marks, strict=True))[3:]  # after the legend
     got = [(cls.removeprefix("side-"), text) for cls, text in marks]
     assert sorted(got) == sorted(expected)  # these spans never overlap
@@ -218,10 +217,10 @@ def test_diff_max_rows_and_two_tables_show_two_raw_texts() -> None:
 def test_diff_without_raw_texts_shows_the_snippets_unmarked(diff: DiffResult) -> None:
     data = diff.to_dict()
     assert "raw_texts" not in data  # the JSON is unchanged
-    bare = DiffResult(**data)
+    bare = dataclasses.replace(diff, raw_texts=())
     part = section(render_diff_html(bare, max_rows=2), "disagreements")
     assert "<mark" not in part.split("</div>", 1)[1]  # only the legend marks
-    assert str(escape(diff.disagreements[0]["a"]["snippet"])) in part
+    assert str(escape(diff.disagreements[0].a.snippet)) in part
 
 
 def test_diff_with_no_disagreement() -> None:
@@ -314,7 +313,7 @@ def test_cli_rescore_and_diff_write_html_and_refuse_an_input(tmp_path: Path) -> 
     flags = ["--id", "id", "--group-by", "g", "--quiet"]
     runner = CliRunner()
     out = tmp_path / "rescore.html"
-    done = runner.invoke(app, ["rescore", str(source), "--parser", "choice/v3", "--stored",
+    done = runner.invoke(app, ["rescore", str(source), "--parser", "choice/v3", "--parsed",
                                "parsed", *flags, "--bootstrap", "50", "--out-html", str(out)])  # fmt: skip
     assert done.exit_code == 0, done.stderr
     assert f"wrote {out}" in done.stdout.replace("\n", "")

@@ -19,7 +19,9 @@ import pytest
 
 from answer_audit import extract, get_parser, is_correct, list_parsers, normalize
 from answer_audit.matching import NORMALIZERS
-from answer_audit.schemes.apply import CONSISTENCY, Kind, Scheme, apply_scheme, default_schemes
+from answer_audit.schemes.apply import apply_scheme, default_schemes
+from answer_audit.schemes.kinds import KindName
+from answer_audit.schemes.scheme import CONSISTENCY, Scheme
 from paths import REPO
 
 ROOT = REPO
@@ -31,7 +33,7 @@ GENERATED_ROWS = 5_000
 # fewer where every row takes the row rules at up to ~0.4 ms, to keep the test near 10 s.
 VECTORIZED = ({"stored", "freeform/v1", "freeform/v2"}, {"v1", "v2"})
 GENERATED_ROWS_ROW_RULES = 1_000
-TRUTHS: dict[Kind, tuple[str | None, ...]] = {
+TRUTHS: dict[KindName, tuple[str | None, ...]] = {
     "freeform": (
         "Paris", "8", "H2O", "U.S.", "William Shakespeare", None, "Washington, D.C.", "1945",
         "the state of war between Germany and the Allied Powers", "", "  ", "a", "CO₂", "東京",
@@ -40,7 +42,7 @@ TRUTHS: dict[Kind, tuple[str | None, ...]] = {
     "choice": ("a", "B", "c", "4", "2", None, "e", " d ", "", "10", "C"),
     "json": ("0", "3", "5", "2.0", None, "-1", "x", "", "4", "1e0"),
 }  # fmt: skip
-STORED: dict[Kind, tuple[str | None, ...]] = {
+STORED: dict[KindName, tuple[str | None, ...]] = {
     "choice": ("a", "C", "2", None, "zz", "b", " d"),
     "json": ("3", "2.0", None, "abc", "-1", "1e3", "0", "5"),
 }
@@ -66,7 +68,7 @@ def json_key(text: str | None) -> int | str | None:
         return t
 
 
-def reference_value(row: dict[str, Any], scheme: Scheme, kind: Kind) -> tuple[Any, str, Any]:
+def reference_value(row: dict[str, Any], scheme: Scheme, kind: KindName) -> tuple[Any, str, Any]:
     """(value, rule, span) of one row, extracted on its own."""
     if scheme.uses_stored_parse:
         parsed = row["parsed"]
@@ -84,7 +86,7 @@ def reference_value(row: dict[str, Any], scheme: Scheme, kind: Kind) -> tuple[An
     return found.value, found.rule, found.span
 
 
-def reference_label(value: Any, truth: str | None, kind: Kind, normalizer: str) -> bool | None:
+def reference_label(value: Any, truth: str | None, kind: KindName, normalizer: str) -> bool | None:
     if kind == "freeform":
         return is_correct(None if value is None else str(value), truth, normalizer)
     key = choice_key(truth) if kind == "choice" else json_key(truth)
@@ -95,7 +97,7 @@ def reference_label(value: Any, truth: str | None, kind: Kind, normalizer: str) 
     return choice_key(str(value)) == key if kind == "choice" else value == key
 
 
-def reference_frame(frame: pl.DataFrame, scheme: Scheme, kind: Kind) -> list[dict[str, Any]]:
+def reference_frame(frame: pl.DataFrame, scheme: Scheme, kind: KindName) -> list[dict[str, Any]]:
     out = []
     for row in frame.iter_rows(named=True):
         value, rule, span = reference_value(row, scheme, kind)
@@ -118,14 +120,14 @@ def _cycled(values: tuple[str | None, ...], n: int, shift: int = 0) -> list[str 
     return [values[(i + shift) % len(values)] for i in range(n)]
 
 
-def _stored(kind: Kind, raws: list[str | None]) -> list[str | None]:
+def _stored(kind: KindName, raws: list[str | None]) -> list[str | None]:
     if kind == "freeform":
         return [None if r is None else extract(r, "freeform/v1").value for r in raws]  # type: ignore[misc]
     return _cycled(STORED[kind], len(raws))
 
 
 @cache
-def golden_frame(kind: Kind) -> pl.DataFrame:
+def golden_frame(kind: KindName) -> pl.DataFrame:
     lines = (ROOT / "tests" / "golden" / "inputs.jsonl").read_text(encoding="utf-8").split("\n")
     texts = [json.loads(line)["text"] for line in lines if line.strip()]
     raws: list[str | None] = [*texts, *texts, None, None]  # each text twice; two missing outputs
@@ -145,7 +147,7 @@ def golden_frame(kind: Kind) -> pl.DataFrame:
 
 
 @cache
-def generated_frame(kind: Kind) -> pl.DataFrame:
+def generated_frame(kind: KindName) -> pl.DataFrame:
     rows = generate.generate_rows(GENERATED_ROWS, seed=7).select("raw", "parsed", "truth")
     if kind == "freeform":
         return rows
@@ -155,11 +157,11 @@ def generated_frame(kind: Kind) -> pl.DataFrame:
     )
 
 
-def cases() -> list[tuple[Kind, Scheme]]:
-    found: list[tuple[Kind, Scheme]] = [("freeform", s) for s in default_schemes("freeform")]
+def cases() -> list[tuple[KindName, Scheme]]:
+    found: list[tuple[KindName, Scheme]] = [("freeform", s) for s in default_schemes("freeform")]
     found.append(("freeform", CONSISTENCY))
     for name in list_parsers():
-        family: Kind = get_parser(name).family  # type: ignore[assignment]
+        family: KindName = get_parser(name).family  # type: ignore[assignment]
         normalizers = ("v1", "v2") if family == "freeform" else ("v1",)
         found += [(family, Scheme(f"{name}:{n}", name, n)) for n in normalizers]
     # The stored parse under every matcher (v3, numeric ...: row rules today, maybe not tomorrow).
@@ -174,7 +176,9 @@ CASES = cases()
 
 @pytest.mark.parametrize("corpus", ["golden", "generated"])
 @pytest.mark.parametrize(("kind", "scheme"), CASES, ids=[f"{k}-{s.spec()}" for k, s in CASES])
-def test_apply_scheme_matches_per_row_reference(corpus: str, kind: Kind, scheme: Scheme) -> None:
+def test_apply_scheme_matches_per_row_reference(
+    corpus: str, kind: KindName, scheme: Scheme
+) -> None:
     frame = golden_frame(kind) if corpus == "golden" else generated_frame(kind)
     vectorized = kind == "freeform" and scheme.parser in VECTORIZED[0]
     if not (vectorized and scheme.normalizer in VECTORIZED[1]):

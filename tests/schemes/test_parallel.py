@@ -8,7 +8,8 @@ from typer.testing import CliRunner
 
 from answer_audit.cli import app
 from answer_audit.schemes import parallel
-from answer_audit.schemes.apply import Scheme, apply_scheme
+from answer_audit.schemes.apply import apply_scheme
+from answer_audit.schemes.scheme import Scheme
 
 TEXTS = [
     "<think>maybe Rome</think>The capital is **Paris**.",

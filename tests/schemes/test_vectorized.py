@@ -6,7 +6,8 @@ from hypothesis import strategies as st
 
 from answer_audit.matching import is_correct
 from answer_audit.parsers.extract import extract
-from answer_audit.schemes.apply import STORED, Scheme, apply_scheme
+from answer_audit.schemes.apply import apply_scheme
+from answer_audit.schemes.scheme import STORED, Scheme
 
 PIECES = st.sampled_from(
     ["</think>", "</THINK>", "USER:", "user:", "\nUser", "Question:", "\n\nquestion", "Passage:",
@@ -78,7 +79,7 @@ REGION_PIECES = st.sampled_from(
 @example(["Paris\nuſer: hi", "Paris\nSYSTEM: x", "Paris\n\u212aontext: x"])
 def test_freeform_v3_whole_text_rows_equal_the_row_rules(raws: list[str | None]) -> None:
     from answer_audit.parsers import get_parser
-    from answer_audit.schemes.apply import _extract_rows, extract_column
+    from answer_audit.schemes.extract import _extract_rows, extract_column
 
     frame = pl.DataFrame({"raw": raws}, schema={"raw": pl.String})
     rows = _extract_rows(get_parser("freeform/v3"), frame["raw"], workers=1)

@@ -297,3 +297,30 @@ def test_jsonl_messages_read_well_and_an_array_file_is_pointed_to_json(tmp_path:
         read_table(_write(tmp_path / "a.jsonl", '[{"raw": "x"}, {"raw": "y"}]\n'))
     with pytest.raises(SourceError, match=r"b\.jsonl:1: not valid JSON .*pass --format json"):
         read_table(_write(tmp_path / "b.jsonl", '[{"raw": "x"},\n{"raw": "y"}]\n'))
+
+
+@pytest.mark.parametrize("name", ["outputs.csv", "outputs.jsonl", "outputs.json"])
+def test_a_parquet_file_under_a_text_name_says_it_looks_like_parquet(
+    tmp_path: Path, name: str
+) -> None:
+    path = tmp_path / name
+    pl.DataFrame({"raw": ["a"], "truth": ["a"]}).write_parquet(path)
+    with pytest.raises(SourceError, match=r"looks like Parquet.*--format parquet"):
+        read_table(path)
+    assert read_table(path, fmt="parquet")[0]["raw"].to_list() == ["a"]
+
+
+@pytest.mark.parametrize("name", ["outputs.jsonl", "outputs.csv"])
+def test_a_binary_file_is_not_text_and_no_skip_is_suggested(tmp_path: Path, name: str) -> None:
+    path = tmp_path / name
+    path.write_bytes(bytes(range(256)) * 8)
+    with pytest.raises(SourceError, match="is not text") as caught:
+        read_table(path, skip_bad_lines=True)
+    assert "--skip-bad-lines" not in str(caught.value)
+
+
+@given(st.text(alphabet=st.characters(codec="latin-1", exclude_categories=["Cc"]), min_size=1))
+def test_text_in_an_8_bit_encoding_is_still_read_as_text(text: str) -> None:
+    from answer_audit.sources.decode import reject_binary
+
+    reject_binary(("raw\n" + text).encode("latin-1"), Path("x.csv"), "CSV")  # no error

@@ -115,6 +115,7 @@ def test_run_metadata_from_a_pipe_is_read_once(tmp_path: Path) -> None:
     assert loaded.coverage["rows"] == RUN_ROWS.height
 
 
+@pytest.mark.xdist_group("timing")  # asserts on wall-clock time: one at a time (make test)
 @pytest.mark.parametrize("signal_name", ["SIGTERM", "SIGHUP"])
 def test_termination_removes_the_private_copy(tmp_path: Path, signal_name: str) -> None:
     # SIGTERM/SIGHUP used to end the process at once, leaving the copy of the input (a pipe's
@@ -152,6 +153,7 @@ def test_termination_removes_the_private_copy(tmp_path: Path, signal_name: str) 
     assert proc.stderr is not None and b"Traceback" not in proc.stderr.read()
 
 
+@pytest.mark.xdist_group("timing")  # asserts on wall-clock time: one at a time (make test)
 def test_a_silent_pipe_copy_lets_a_signal_handler_run() -> None:
     # Python runs a signal's handler in the main thread only; when the signal lands on another
     # thread (here: sent to it), a main thread blocked in read() never returns to run it. The
@@ -187,6 +189,7 @@ def test_a_silent_pipe_copy_lets_a_signal_handler_run() -> None:
     assert time.monotonic() - started < 3
 
 
+@pytest.mark.xdist_group("timing")  # asserts on wall-clock time: one at a time (make test)
 def test_an_ignored_hangup_stays_ignored(tmp_path: Path) -> None:
     # under nohup (SIGHUP inherited as ignored) a run must outlive its terminal
     import signal

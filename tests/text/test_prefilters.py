@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 
 from answer_audit import extract, list_parsers
 from answer_audit.parsers import choice as choice_module
-from answer_audit.parsers import choice_read
-from answer_audit.parsers.choice_presets import CHOICE_V4
+from answer_audit.parsers import choice_patterns
+from answer_audit.parsers.presets.choice import CHOICE_V4
 from answer_audit.text import prefilters as first_chars_module
 from answer_audit.text.prefilters import first_chars, guarded, may_match, needed_strings, original
 from strategies import CUT_PIECES, UNIT_PIECES
@@ -141,8 +141,10 @@ def test_the_guarded_number_pattern_finds_the_same_numbers(text: str) -> None:
 
 @given(st.lists(CUT_PIECES, max_size=25).map("".join))
 def test_guarded_freeform_patterns_find_the_same_matches(text: str) -> None:
-    from answer_audit.parsers.freeform import V3_CUTS, V3_QUESTIONS, _compiled
+    from answer_audit.parsers.freeform import _compiled
     from answer_audit.text.prefilters import original
+    from answer_audit.text.vocabulary import QUESTION_PATTERNS as V3_QUESTIONS
+    from answer_audit.text.vocabulary import TURN_PATTERNS as V3_CUTS
 
     cuts, questions = _compiled(V3_CUTS, V3_QUESTIONS)
     assert any(original(p) is not p for p in cuts)  # some are guarded
@@ -246,14 +248,14 @@ def test_every_choice_preset_extracts_the_same_with_and_without_skipping(text: s
     options = ["paris", "rome", "berlin", "madrid"]  # choice/v4 also reads the options' text
     skipping = [extract(text, name) for name in presets]
     skipping.append(extract(text, "choice/v4", choices_text=options))
-    kept = (choice_module.needed_strings, choice_read.needed_strings)
+    kept = (choice_module.needed_strings, choice_patterns.needed_strings)
     try:
-        choice_module.needed_strings = choice_read.needed_strings = lambda pattern: None  # type: ignore[assignment]
+        choice_module.needed_strings = choice_patterns.needed_strings = lambda pattern: None  # type: ignore[assignment]
         choice_module._compile.cache_clear()
         plain = [extract(text, name) for name in presets]
         plain.append(extract(text, "choice/v4", choices_text=options))
     finally:
-        choice_module.needed_strings, choice_read.needed_strings = kept  # type: ignore[assignment]
+        choice_module.needed_strings, choice_patterns.needed_strings = kept  # type: ignore[assignment]
         choice_module._compile.cache_clear()
     assert skipping == plain
 

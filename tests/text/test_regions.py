@@ -6,8 +6,9 @@ from hypothesis import strategies as st
 
 from answer_audit import normalize, strip_think, truncate_at_markers
 from answer_audit.matching.v1_v2 import SUB_SUPER_FROM, SUB_SUPER_TO
-from answer_audit.parsers.freeform import V1_MARKERS, V2_MARKERS
+from answer_audit.parsers.presets.freeform import V2_MARKERS
 from answer_audit.text.offsets import nfkc_lower_with_map
+from answer_audit.text.vocabulary import TURN_MARKERS as V1_MARKERS
 
 
 @pytest.mark.parametrize(

@@ -9,18 +9,25 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
 import numpy as np
 import polars as pl
 
+from answer_audit.analysis.diff_result import (
+    Agreement,
+    DiffGroup,
+    DiffResult,
+    Disagreement,
+    DisagreementSide,
+    PairedAccuracy,
+    RulePair,
+)
 from answer_audit.analysis.incidence import confusion, value_label
 from answer_audit.analysis.stats import mcnemar_paired
 from answer_audit.extraction import Span
-from answer_audit.matching import normalize
 from answer_audit.parsers import Parser
-from answer_audit.schemes.apply import STORED, Kind
+from answer_audit.schemes.kinds import KINDS, KindName
 from answer_audit.schemes.labels import (
     STORED_PREFIX,
     Labels,
@@ -32,39 +39,20 @@ from answer_audit.schemes.labels import (
     resolve_parser,
     stored_labels,
 )
-from answer_audit.sources import LoadedTable
-from answer_audit.table.canonical import in_memory_table
+from answer_audit.schemes.scheme import STORED
+from answer_audit.table.canonical import LoadedTable, in_memory_table
 
 Side = str | Parser | Labels
 Align = Literal["rows", "id", "order"]
 SPAN_OPEN, SPAN_CLOSE = "⟦", "⟧"
 
-
-@dataclass
-class DiffResult:
-    """Plain data; ``to_dict()`` is the JSON report of `answer-audit diff`."""
-
-    a: str
-    b: str
-    family: str
-    align: str
-    n: int
-    agreement: dict[str, Any]
-    confusion: dict[str, Any] | None
-    accuracy: dict[str, Any] | None
-    groups: list[dict[str, Any]]
-    rule_pairs: list[dict[str, Any]]
-    disagreements: list[dict[str, Any]]
-    notes: list[str] = field(default_factory=list)
-    # A's and B's raw output per disagreement (same order), for the HTML's highlighted spans;
-    # the JSON carries the snippets instead.
-    raw_texts: list[tuple[str | None, str | None]] = field(default_factory=list, repr=False)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {k: v for k, v in asdict(self).items() if k != "raw_texts"}
+__all__ = ["DiffResult", "diff_labelings", "pair_tables", "side_kind", "side_labels",
+           "snippet_around"]  # fmt: skip
 
 
-def side_kind(a: Side, b: Side, presets: Mapping[str, Parser] | None, kind: Kind | None) -> Kind:
+def side_kind(
+    a: Side, b: Side, presets: Mapping[str, Parser] | None, kind: KindName | None
+) -> KindName:
     """The matcher kind both sides share: from their presets, else ``kind``; ValueError if unclear."""
     found = {_side_name(s): _family(s, presets) for s in (a, b)}
     kinds = {k for k in found.values() if k is not None}
@@ -83,7 +71,7 @@ def side_kind(a: Side, b: Side, presets: Mapping[str, Parser] | None, kind: Kind
 def side_labels(
     frame: pl.DataFrame,
     side: Side,
-    kind: Kind,
+    kind: KindName,
     *,
     columns: pl.DataFrame | None = None,
     presets: Mapping[str, Parser] | None = None,
@@ -112,7 +100,7 @@ def diff_labelings(
     frame_b: pl.DataFrame | None = None,
     columns: pl.DataFrame | None = None,
     columns_b: pl.DataFrame | None = None,
-    kind: Kind | None = None,
+    kind: KindName | None = None,
     presets: Mapping[str, Parser] | None = None,
     choices: str | None = None,
     normalizer: str | None = None,
@@ -130,24 +118,10 @@ def diff_labelings(
     >>> t = pl.DataFrame({"id": ["1", "2"], "raw": ["Answer: b", "so b\\nAnswer: c"],
     ...                   "truth": ["b", "c"]})
     >>> d = diff_labelings(t, "choice/v1", "choice/v3")
-    >>> d.agreement["agree"], d.accuracy["a"], d.accuracy["b"]
+    >>> d.agreement.agree, d.accuracy.a, d.accuracy.b
     (2, 1.0, 1.0)
     """
-    for name, side in (("a", a), ("b", b)):
-        if not isinstance(side, str | Labels) and not hasattr(side, "extract"):
-            raise TypeError(
-                f"side {name} must be a preset name ('choice/v4'), 'stored' or 'stored:COLUMN', "
-                f"a preset, or Labels; got {side!r}"
-            )
-    frame = in_memory_table(frame, group_by, what="A's table")  # as load_files reads a file
-    if frame_b is not None:
-        frame_b = in_memory_table(frame_b, what="B's table")
-    other = frame if frame_b is None else frame_b
-    if other.height != frame.height:
-        raise ValueError(f"A has {frame.height} rows, B {other.height}: align the tables first")
-    missing = [g for g in group_by if g not in frame.columns]
-    if missing:
-        raise ValueError(f"no group column(s) {', '.join(missing)} in A's table")
+    frame, other = _checked_tables(frame, frame_b, a, b, group_by)
     kind = side_kind(a, b, presets, kind)
     normalizer = pick_normalizer(normalizer, kind)
     options: dict[str, Any] = {
@@ -159,39 +133,63 @@ def diff_labelings(
     same = [_key(x, kind, normalizer) == _key(y, kind, normalizer)
             for x, y in zip(la.values, lb.values, strict=True)]  # fmt: skip
     rows = [i for i, agree in enumerate(same) if not agree]
-    pairs = Counter((la.rules[i], lb.rules[i]) for i in rows)
     everything = list(range(frame.height))
     return DiffResult(
         a=la.name, b=lb.name, family=kind, align=align, n=frame.height,
         agreement=_agreement(la, lb, same, everything),
-        confusion=None if kind == "freeform" else confusion(la.values, lb.values),
+        confusion=confusion(la.values, lb.values) if KINDS[kind].closed_values else None,
         accuracy=_accuracy(la, lb, everything),
         groups=_groups(frame, group_by, la, lb, same),
-        rule_pairs=[{"a": ra, "b": rb, "n": n} for (ra, rb), n in
-                    sorted(pairs.items(), key=lambda kv: (-kv[1], kv[0]))],
-        disagreements=[_disagreement(i, frame, other, la, lb, context) for i in rows],
-        notes=_truth_notes(frame, other) if frame_b is not None else [],
-        raw_texts=[(frame["raw"][i], other["raw"][i]) for i in rows],
+        rule_pairs=_rule_pairs(la, lb, rows),
+        disagreements=tuple(_disagreement(i, frame, other, la, lb, context) for i in rows),
+        notes=tuple(_truth_notes(frame, other)) if frame_b is not None else (),
+        raw_texts=tuple((frame["raw"][i], other["raw"][i]) for i in rows),
     )  # fmt: skip
 
 
-def _agreement(la: Labels, lb: Labels, same: list[bool], idx: list[int]) -> dict[str, Any]:
+def _checked_tables(
+    frame: pl.DataFrame, frame_b: pl.DataFrame | None, a: Side, b: Side, group_by: Sequence[str]
+) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """A's and B's canonical tables (the same one without ``frame_b``); errors for sides that
+    are none of the accepted kinds, tables of different sizes and missing group columns."""
+    for name, side in (("a", a), ("b", b)):
+        if not isinstance(side, str | Labels) and not hasattr(side, "extract"):
+            raise TypeError(
+                f"side {name} must be a preset name ('choice/v4'), 'stored' or 'stored:COLUMN', "
+                f"a preset, or Labels; got {side!r}"
+            )
+    frame = in_memory_table(frame, group_by, what="A's table")  # as load_files reads a file
+    other = frame if frame_b is None else in_memory_table(frame_b, what="B's table")
+    if other.height != frame.height:
+        raise ValueError(f"A has {frame.height} rows, B {other.height}: align the tables first")
+    missing = [g for g in group_by if g not in frame.columns]
+    if missing:
+        raise ValueError(f"no group column(s) {', '.join(missing)} in A's table")
+    return frame, other
+
+
+def _agreement(la: Labels, lb: Labels, same: list[bool], idx: list[int]) -> Agreement:
     agree = sum(1 for i in idx if same[i])
     both_none = sum(1 for i in idx if la.values[i] is None and lb.values[i] is None)
     rate = agree / len(idx) if idx else None
-    return {"n": len(idx), "agree": agree, "rate": rate, "both_none": both_none}
+    return Agreement(n=len(idx), agree=agree, rate=rate, both_none=both_none)
 
 
 def _groups(
     frame: pl.DataFrame, group_by: Sequence[str], la: Labels, lb: Labels, same: list[bool]
-) -> list[dict[str, Any]]:
-    if not group_by:
-        return []
-    out = []
-    for key, idx in group_indices(frame, group_by):
-        out.append({"group": dict(zip(group_by, key, strict=True)),
-                    **_agreement(la, lb, same, idx), "accuracy": _accuracy(la, lb, idx)})  # fmt: skip
-    return out
+) -> tuple[DiffGroup, ...]:
+    return tuple(
+        DiffGroup(group=dict(zip(group_by, key, strict=True)),
+                  agreement=_agreement(la, lb, same, idx), accuracy=_accuracy(la, lb, idx))
+        for key, idx in (group_indices(frame, group_by) if group_by else ())
+    )  # fmt: skip
+
+
+def _rule_pairs(la: Labels, lb: Labels, rows: list[int]) -> tuple[RulePair, ...]:
+    """The (A rule, B rule) pairs of the disagreeing rows, most frequent first."""
+    pairs = Counter((la.rules[i], lb.rules[i]) for i in rows)
+    ordered = sorted(pairs.items(), key=lambda kv: (-kv[1], kv[0]))
+    return tuple(RulePair(a=ra, b=rb, n=n) for (ra, rb), n in ordered)
 
 
 def pair_tables(
@@ -256,7 +254,7 @@ def _side_name(side: Side) -> str:
     return side.name if isinstance(side, Labels | Parser) else side
 
 
-def _family(side: Side, presets: Mapping[str, Parser] | None) -> Kind | None:
+def _family(side: Side, presets: Mapping[str, Parser] | None) -> KindName | None:
     if isinstance(side, Labels):
         return side.kind
     if isinstance(side, str) and (side == STORED or side.startswith(STORED_PREFIX)):
@@ -274,13 +272,11 @@ def _stored_column(columns: pl.DataFrame, side: str) -> pl.Series:
         raise ValueError(f"{side}: column {name!r} cannot be read as text") from exc
 
 
-def _key(value: Value, kind: Kind, normalizer: str) -> object:
-    if kind == "freeform" and isinstance(value, str):
-        return normalize(value, normalizer) or None
-    return value
+def _key(value: Value, kind: KindName, normalizer: str) -> object:
+    return KINDS[kind].agreement_key(value, normalizer)
 
 
-def _accuracy(la: Labels, lb: Labels, idx: list[int]) -> dict[str, Any] | None:
+def _accuracy(la: Labels, lb: Labels, idx: list[int]) -> PairedAccuracy | None:
     both = [i for i in idx if la.correct[i] is not None and lb.correct[i] is not None]
     if not both:
         return None
@@ -288,27 +284,27 @@ def _accuracy(la: Labels, lb: Labels, idx: list[int]) -> dict[str, Any] | None:
     b_ok = np.array([bool(lb.correct[i]) for i in both])
     a_only, b_only, p = mcnemar_paired(a_ok, b_ok)
     acc_a, acc_b = float(a_ok.mean()), float(b_ok.mean())
-    return {"n": len(both), "a": acc_a, "b": acc_b, "delta": acc_b - acc_a,
-            "a_only_correct": a_only, "b_only_correct": b_only, "mcnemar_p": p}  # fmt: skip
+    return PairedAccuracy(n=len(both), a=acc_a, b=acc_b, delta=acc_b - acc_a,
+                          a_only_correct=a_only, b_only_correct=b_only, mcnemar_p=p)  # fmt: skip
 
 
 def _disagreement(
     i: int, fa: pl.DataFrame, fb: pl.DataFrame, la: Labels, lb: Labels, context: int
-) -> dict[str, Any]:
-    def side(frame: pl.DataFrame, labels: Labels) -> dict[str, Any]:
+) -> Disagreement:
+    def side(frame: pl.DataFrame, labels: Labels) -> DisagreementSide:
         span = labels.spans[i]
-        return {
-            "id": frame["id"][i],
-            "value": labels.values[i],
-            "label": value_label(labels.values[i]),
-            "rule": labels.rules[i],
-            "span": None if span is None else list(span),
-            "correct": labels.correct[i],
-            "snippet": snippet_around(frame["raw"][i], span, context),
-        }
+        return DisagreementSide(
+            id=frame["id"][i],
+            value=labels.values[i],
+            label=value_label(labels.values[i]),
+            rule=labels.rules[i],
+            span=None if span is None else (span[0], span[1]),
+            correct=labels.correct[i],
+            snippet=snippet_around(frame["raw"][i], span, context),
+        )
 
     truth = fa["truth"][i] if "truth" in fa.columns else None
-    return {"id": fa["id"][i], "truth": truth, "a": side(fa, la), "b": side(fb, lb)}
+    return Disagreement(id=fa["id"][i], truth=truth, a=side(fa, la), b=side(fb, lb))
 
 
 def _truth_notes(fa: pl.DataFrame, fb: pl.DataFrame) -> list[str]:

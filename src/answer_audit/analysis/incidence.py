@@ -1,6 +1,7 @@
 """Cross-tabulations of labellings: how a value was found (incidence) and value confusion.
 
-Pure functions over per-row lists; the rescore and diff results embed their output as is.
+Pure functions over per-row lists, returning the typed `Incidence` and `Confusion` records that
+the rescore and diff results embed.
 """
 
 from __future__ import annotations
@@ -9,8 +10,10 @@ import json
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from dataclasses import dataclass
+from typing import Literal
 
+from answer_audit.analysis.records import JsonRecord
 from answer_audit.schemes.labels import ERROR_RULES, Labels, Value
 
 NONE_LABEL = "none"
@@ -34,6 +37,51 @@ JSON_CATEGORIES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("not-found", "no JSON and no integer", ("not-found",)),
     ("error", "error row (error column set, or empty output)", ERROR_RULES),
 )
+
+
+@dataclass(frozen=True)
+class Confusion(JsonRecord):
+    """Counts of (row value, column value) pairs over the union of both sides' value labels."""
+
+    labels: tuple[str, ...]
+    """Value labels (`value_label`) in `label_order`: the rows' and the columns' order."""
+    matrix: tuple[tuple[int, ...], ...]
+    """``matrix[i][j]``: rows whose row-side value is ``labels[i]`` and column-side ``labels[j]``."""
+
+
+@dataclass(frozen=True)
+class IncidenceCategory(JsonRecord):
+    """The rows in one category of how a value was found (a rule, or a JSON-field state)."""
+
+    category: str
+    """The category: a rule name, or one of `JSON_CATEGORIES` for JSON-field presets."""
+    description: str
+    """What the category means (empty when the preset does not describe the rule)."""
+    rules: tuple[str, ...]
+    """The extraction rules the category gathers."""
+    n: int
+    """Rows in the category."""
+    scored: int
+    """Of those, rows with a truth."""
+    correct: int
+    """Of the scored rows, those labelled correct."""
+    truth: Mapping[str, int]
+    """Scored rows per truth class, over every class of the table (zeros included)."""
+    values: Mapping[str, int]
+    """Rows per value found (`value_label`), in `label_order`."""
+
+
+@dataclass(frozen=True)
+class Incidence(JsonRecord):
+    """How values were found, category by category, with the truth classes of their rows."""
+
+    by: Literal["json-field", "rule"]
+    """``json-field``: the fixed JSON-field categories; ``rule``: one category per rule."""
+    classes: tuple[str, ...]
+    """Truth classes of the scored rows, in `label_order`."""
+    categories: tuple[IncidenceCategory, ...]
+    """Categories in report order (JSON: the fixed order; rules: most frequent first)."""
+
 
 _RULE_NOTES = {
     "error": "error row: the error column is set",
@@ -98,18 +146,18 @@ def value_label(value: Value) -> str:
     )
 
 
-def confusion(rows_values: Sequence[Value], column_values: Sequence[Value]) -> dict[str, Any]:
+def confusion(rows_values: Sequence[Value], column_values: Sequence[Value]) -> Confusion:
     """Counts of (row value, column value) pairs as a square matrix over their union of labels.
 
-    >>> confusion(["a", "b", None], ["a", "a", "b"])["matrix"]
-    [[1, 0, 0], [1, 0, 0], [0, 1, 0]]
+    >>> confusion(["a", "b", None], ["a", "a", "b"]).matrix
+    ((1, 0, 0), (1, 0, 0), (0, 1, 0))
     """
     pairs = Counter(
         (value_label(r), value_label(c)) for r, c in zip(rows_values, column_values, strict=True)
     )
     labels = label_order([label for pair in pairs for label in pair])
-    matrix = [[pairs.get((r, c), 0) for c in labels] for r in labels]
-    return {"labels": labels, "matrix": matrix}
+    matrix = tuple(tuple(pairs.get((r, c), 0) for c in labels) for r in labels)
+    return Confusion(labels=tuple(labels), matrix=matrix)
 
 
 def incidence(
@@ -119,13 +167,12 @@ def incidence(
     *,
     json_field: bool,
     descriptions: Mapping[str, str] | None = None,
-) -> dict[str, Any]:
+) -> Incidence:
     """How values were found, per category, with the truth classes of each category's rows.
 
     JSON-field presets use the fixed `JSON_CATEGORIES` (all listed, zeros included); other
     presets use their rules, most frequent first, described by ``descriptions`` (rule -> text).
-    Each category: ``n`` rows, ``scored`` rows
-    (with truth), ``correct``, ``truth`` (scored rows per truth class) and ``values`` found.
+    See `IncidenceCategory` for what each category counts.
     """
     category_of = {rule: cat for cat, _, rules in JSON_CATEGORIES for rule in rules}
     keys = [category_of.get(r, r) if json_field else r for r in labels.rules]
@@ -139,11 +186,11 @@ def incidence(
         order = [(k, notes.get(k, ""), (k,)) for k in sorted(counts, key=lambda k: (-counts[k], k))]
     class_names = label_order(c for c, s in zip(classes, scored, strict=True) if s and c)
     categories = [_category(entry, keys, labels, classes, scored, class_names) for entry in order]
-    return {
-        "by": "json-field" if json_field else "rule",
-        "classes": class_names,
-        "categories": categories,
-    }
+    return Incidence(
+        by="json-field" if json_field else "rule",
+        classes=tuple(class_names),
+        categories=tuple(categories),
+    )
 
 
 def _category(
@@ -153,18 +200,18 @@ def _category(
     classes: Sequence[str | None],
     scored: Sequence[bool],
     class_names: Sequence[str],
-) -> dict[str, Any]:
+) -> IncidenceCategory:
     category, description, rules = entry
     idx = [i for i, k in enumerate(keys) if k == category]
     truth = Counter(classes[i] for i in idx if scored[i])
     values = Counter(value_label(labels.values[i]) for i in idx)
-    return {
-        "category": category,
-        "description": description,
-        "rules": list(rules),
-        "n": len(idx),
-        "scored": sum(1 for i in idx if scored[i]),
-        "correct": sum(1 for i in idx if scored[i] and labels.correct[i]),
-        "truth": {c: truth.get(c, 0) for c in class_names},
-        "values": {v: values[v] for v in label_order(values)},
-    }
+    return IncidenceCategory(
+        category=category,
+        description=description,
+        rules=tuple(rules),
+        n=len(idx),
+        scored=sum(1 for i in idx if scored[i]),
+        correct=sum(1 for i in idx if scored[i] and labels.correct[i]),
+        truth={c: truth.get(c, 0) for c in class_names},
+        values={v: values[v] for v in label_order(values)},
+    )

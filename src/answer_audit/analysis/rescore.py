@@ -1,31 +1,36 @@
 """Rescoring saved outputs: re-extract with a preset, score both labellings, compare them.
 
-Pure: takes a canonical table, returns a RescoreResult of plain data; `to_dict()` is the
-documented JSON (see README, "Rescore JSON"), `annotate()` the input rows with the new labels.
+Pure: takes a canonical table, returns a `RescoreResult` (typed, frozen; see
+`answer_audit.analysis.rescore_result`): ``to_dict()`` is the documented JSON (docs/reports.md,
+"The rescore report"), ``annotate()`` the input rows with the new labels.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 import polars as pl
 
-from answer_audit.analysis.incidence import confusion, incidence, rule_descriptions
-from answer_audit.analysis.stats import (
-    accuracy,
-    balanced_accuracy,
-    bootstrap_accuracy,
-    bootstrap_balanced_accuracy,
-    check_bootstrap,
-    mcnemar_paired,
-    per_class_recall,
+from answer_audit.analysis.incidence import Incidence, confusion, incidence, rule_descriptions
+from answer_audit.analysis.metrics import BootSettings, Metrics
+from answer_audit.analysis.rescore_result import (
+    RENAME_SUFFIX,
+    Comparison,
+    PairedChange,
+    RescoreCoverage,
+    RescoreGroup,
+    RescoreResult,
+    RescoreSettings,
+    StoredLabelCheck,
+    output_names,
 )
+from answer_audit.analysis.stats import accuracy, check_bootstrap, mcnemar_paired
 from answer_audit.parsers import Parser
+from answer_audit.schemes.kinds import KINDS
 from answer_audit.schemes.labels import (
     ERROR_RULES,
     Labels,
@@ -37,59 +42,12 @@ from answer_audit.schemes.labels import (
     stored_labels,
     truth_classes,
 )
-from answer_audit.sources import LoadedTable
-from answer_audit.table.canonical import in_memory_table
+from answer_audit.table.canonical import LoadedTable, in_memory_table
+
+__all__ = ["RENAME_SUFFIX", "RescoreResult", "output_names", "rescore"]
 
 Mask = npt.NDArray[np.bool_]
-JSON_KEYS = ("parser", "family", "normalizer", "settings", "coverage", "overall", "groups",
-             "incidence", "confusion", "notes")  # fmt: skip
-RENAME_SUFFIX = "_rescored"
 DISAGREEMENT_EXAMPLES = 10
-
-
-@dataclass
-class RescoreResult:
-    """Before/after metrics; ``rows`` holds the per-row labels in the table's row order."""
-
-    parser: str
-    family: str
-    normalizer: str
-    settings: dict[str, Any]
-    coverage: dict[str, Any]
-    overall: dict[str, Any]
-    groups: list[dict[str, Any]]
-    incidence: dict[str, Any]
-    confusion: dict[str, Any] | None
-    notes: list[str]
-    rows: pl.DataFrame = field(repr=False)
-    original: pl.DataFrame | None = field(default=None, repr=False)
-
-    def to_dict(self) -> dict[str, Any]:
-        """The JSON report: exactly the keys documented in the README."""
-        return {key: getattr(self, key) for key in JSON_KEYS}
-
-    def annotate(self, original: pl.DataFrame | None = None) -> pl.DataFrame:
-        """Every input row and column, then the new columns (renamed ``*_rescored`` on a clash)."""
-        base = original if original is not None else self.original
-        if base is None:
-            raise ValueError("annotate() needs the original table (rescore was given a frame)")
-        if base.height != self.rows.height:
-            raise ValueError(f"original has {base.height} rows, the rescore {self.rows.height}")
-        names = output_names(base.columns, self.rows.columns)
-        return pl.concat([base, self.rows.rename(names)], how="horizontal")
-
-
-def output_names(existing: Sequence[str], new: Sequence[str]) -> dict[str, str]:
-    """New column names that do not clash with the input's: ``is_correct`` -> ``is_correct_rescored``."""
-    taken = set(existing)
-    names = {}
-    for name in new:
-        chosen = name
-        while chosen in taken:
-            chosen += RENAME_SUFFIX
-        taken.add(chosen)
-        names[name] = chosen
-    return names
 
 
 def rescore(
@@ -116,7 +74,7 @@ def rescore(
     >>> t = pl.DataFrame({"id": ["1", "2"], "raw": ["Answer: b", "Answer: c"],
     ...                   "parsed": ["b", "a"], "truth": ["b", "c"]})
     >>> r = rescore(t, "choice/v3", n_boot=10)
-    >>> r.overall["stored"]["accuracy"], r.overall["rescored"]["accuracy"], r.overall["flips"]
+    >>> r.overall.stored.accuracy, r.overall.rescored.accuracy, r.overall.change.flips
     (0.5, 1.0, 1)
     """
     frame = (
@@ -131,31 +89,43 @@ def rescore(
     normalizer = pick_normalizer(normalizer, kind)
     new = parser_labels(frame, preset, normalizer=normalizer, name="rescored", workers=workers)
     old = stored_labels(frame, kind, normalizer=normalizer) if "parsed" in frame.columns else None
+    settings = RescoreSettings(group_by=tuple(group_by), bootstrap=n_boot, seed=seed, ci=ci,
+                               choices=choices)  # fmt: skip
     classes = truth_classes(frame, kind)
-    scored = [c is not None for c in new.correct]
-    labels = frame["label"].to_list() if "label" in frame.columns else None
-    compare = _Comparer(classes, new, old, (labels, frame["id"].to_list()), (n_boot, seed, ci))
-    found = incidence(new, classes, scored, json_field=kind == "json",
+    compare = _Comparer(frame, classes, new, old, settings.boot)
+    found = incidence(new, classes, compare.scored.tolist(), json_field=KINDS[kind].json_field,
                       descriptions=rule_descriptions(preset.describe()))  # fmt: skip
     groups = _groups(frame, group_by, compare, new, found)
     rows = _row_frame(new, old)
-    coverage = {"rows": frame.height, "scored": sum(scored),
-                "no_truth": frame.height - sum(scored), "groups": len(groups)}  # fmt: skip
-    notes: list[str] = []
-    if isinstance(table, LoadedTable):
-        coverage = {**table.coverage, **coverage}
-        if "rows_with_truth" in coverage:  # as the matcher counts them (a blank truth is none)
-            coverage["rows_with_truth"] = coverage["rows"] - coverage["no_truth"]
-        notes = [*table.notes, *_rename_notes(table.original.columns, rows.columns)]
-    settings = {"group_by": list(group_by), "bootstrap": n_boot, "seed": seed, "ci": ci,
-                "choices": choices}  # fmt: skip
     return RescoreResult(
         parser=preset.name, family=kind, normalizer=normalizer, settings=settings,
-        coverage=coverage, overall=compare(np.ones(frame.height, dtype=bool)), groups=groups,
-        incidence=found,
-        confusion=None if old is None or kind == "freeform" else confusion(old.values, new.values),
-        notes=notes, rows=rows, original=table.original if isinstance(table, LoadedTable) else None,
+        coverage=_coverage(table, frame.height, int(compare.scored.sum()), len(groups)),
+        overall=compare(np.ones(frame.height, dtype=bool)), groups=groups, incidence=found,
+        confusion=(confusion(old.values, new.values)
+                   if old is not None and KINDS[kind].closed_values else None),
+        notes=_notes(table, rows), rows=rows,
+        original=table.original if isinstance(table, LoadedTable) else None,
     )  # fmt: skip
+
+
+def _coverage(
+    table: pl.DataFrame | LoadedTable, rows: int, scored: int, groups: int
+) -> RescoreCoverage:
+    """The counts, after the loader's coverage when the table was read from files."""
+    source: dict[str, Any] = {}
+    if isinstance(table, LoadedTable):
+        source = dict(table.coverage)
+        if "rows_with_truth" in source:  # as the matcher counts them (a blank truth is none)
+            source["rows_with_truth"] = scored
+    return RescoreCoverage(rows=rows, scored=scored, no_truth=rows - scored, groups=groups,
+                           source=source)  # fmt: skip
+
+
+def _notes(table: pl.DataFrame | LoadedTable, rows: pl.DataFrame) -> tuple[str, ...]:
+    """The loader's notes and the renamed output columns (none for a frame: no input columns)."""
+    if not isinstance(table, LoadedTable):
+        return ()
+    return (*table.notes, *_rename_notes(table.original.columns, rows.columns))
 
 
 def _groups(
@@ -163,18 +133,17 @@ def _groups(
     group_by: Sequence[str],
     compare: _Comparer,
     new: Labels,
-    found: dict[str, Any],
-) -> list[dict[str, Any]]:
+    found: Incidence,
+) -> tuple[RescoreGroup, ...]:
     """One entry per group value, in a stable order (by the values' text)."""
-    if not group_by:
-        return []
     groups = []
-    for key, idx in group_indices(frame, group_by):
+    for key, idx in group_indices(frame, group_by) if group_by else ():
         rows = np.zeros(frame.height, dtype=bool)
         rows[idx] = True
-        entry = {"group": dict(zip(group_by, key, strict=True)), **compare(rows)}
-        groups.append({**entry, "incidence": _category_counts(new, idx, found)})
-    return groups
+        groups.append(RescoreGroup(group=dict(zip(group_by, key, strict=True)),
+                                   comparison=compare(rows),
+                                   incidence=_category_counts(new, idx, found)))  # fmt: skip
+    return tuple(groups)
 
 
 def _check_columns(frame: pl.DataFrame, group_by: Sequence[str]) -> None:
@@ -190,72 +159,54 @@ class _Comparer:
 
     def __init__(
         self,
+        frame: pl.DataFrame,
         classes: Sequence[str | None],
         new: Labels,
         old: Labels | None,
-        stored_label: tuple[Sequence[bool | None] | None, Sequence[str | None]],
-        boot: tuple[int, int, float],
+        boot: BootSettings,
     ) -> None:
         self.scored = np.array([c is not None for c in new.correct], dtype=bool)
         self.classes = np.array([c or "" for c in classes], dtype=object)
         self.new, self.old = _arrays(new), None if old is None else _arrays(old)
-        label, ids = stored_label
-        self.label = None if label is None else np.array(label, dtype=object)
-        self.ids = np.array(ids, dtype=object)
+        has_label = "label" in frame.columns
+        self.label = np.array(frame["label"].to_list(), dtype=object) if has_label else None
+        self.ids = np.array(frame["id"].to_list(), dtype=object)
         self.boot = boot
 
-    def __call__(self, rows: Mask) -> dict[str, Any]:
+    def __call__(self, rows: Mask) -> Comparison:
         sel = rows & self.scored
-        new_ok = self.new[0][sel]
-        out: dict[str, Any] = {"stored": None, "rescored": self._metrics(self.new, sel)}
-        out.update(accuracy_delta=None, flips=None, stored_only_correct=None,
-                   rescored_only_correct=None, mcnemar_p=None)  # fmt: skip
-        if self.old is not None:
-            out["stored"] = self._metrics(self.old, sel)
-            old_ok = self.old[0][sel]
-            if sel.any():
-                b, c, p = mcnemar_paired(old_ok, new_ok)
-                out.update(accuracy_delta=accuracy(new_ok) - accuracy(old_ok), flips=b + c,
-                           stored_only_correct=b, rescored_only_correct=c, mcnemar_p=p)  # fmt: skip
-        out["stored_label"] = self._stored_label(sel)
-        return out
+        change = None
+        if self.old is not None and sel.any():
+            change = _paired_change(self.old[0][sel], self.new[0][sel])
+        return Comparison(
+            stored=None if self.old is None else self._metrics(self.old, sel),
+            rescored=self._metrics(self.new, sel),
+            change=change,
+            stored_label=self._stored_label(sel),
+        )
 
-    def _metrics(self, side: tuple[Mask, Mask, Mask], sel: Mask) -> dict[str, Any]:
+    def _metrics(self, side: tuple[Mask, Mask, Mask], sel: Mask) -> Metrics:
         ok, failed, errored = (a[sel] for a in side)
-        n = int(sel.sum())
-        classes = self.classes[sel]
-        if n == 0:
-            return {"n": 0, "accuracy": None, "balanced_accuracy": None, "per_class_recall": {},
-                    "failures": 0, "errors": 0,
-                    "bootstrap": {"accuracy": None, "balanced_accuracy": None}}  # fmt: skip
-        b, seed, ci = self.boot
-        return {
-            "n": n,
-            "accuracy": accuracy(ok),
-            "balanced_accuracy": balanced_accuracy(classes, ok),
-            "per_class_recall": per_class_recall(classes, ok),
-            "failures": int(failed.sum()),
-            "errors": int(errored.sum()),
-            "bootstrap": {
-                "accuracy": bootstrap_accuracy(ok, B=b, seed=seed, ci=ci),
-                "balanced_accuracy": bootstrap_balanced_accuracy(
-                    classes, ok, B=b, seed=seed, ci=ci
-                ),
-            },
-        }
+        return Metrics.of(ok, failed, errored, self.classes[sel], self.boot)
 
-    def _stored_label(self, sel: Mask) -> dict[str, Any] | None:
+    def _stored_label(self, sel: Mask) -> StoredLabelCheck | None:
         if self.label is None:
             return None
         has = sel & np.array([v is not None for v in self.label], dtype=bool)
         label = self.label[has].astype(bool)
-        out: dict[str, Any] = {"n": int(has.sum()), "accuracy": accuracy(label) if has.any() else None,
-                               "disagreements": None, "disagreement_ids": []}  # fmt: skip
-        if self.old is not None:
-            differs = label != self.old[0][has]
-            out["disagreements"] = int(differs.sum())
-            out["disagreement_ids"] = self.ids[has][differs][:DISAGREEMENT_EXAMPLES].tolist()
-        return out
+        found = accuracy(label) if has.any() else None
+        if self.old is None:
+            return StoredLabelCheck(int(has.sum()), found, None, ())
+        differs = label != self.old[0][has]
+        ids = tuple(self.ids[has][differs][:DISAGREEMENT_EXAMPLES].tolist())
+        return StoredLabelCheck(int(has.sum()), found, int(differs.sum()), ids)
+
+
+def _paired_change(stored_ok: Mask, rescored_ok: Mask) -> PairedChange:
+    """The accuracy change and exact McNemar test of two labellings of the same rows."""
+    b, c, p = mcnemar_paired(stored_ok, rescored_ok)
+    return PairedChange(accuracy_delta=accuracy(rescored_ok) - accuracy(stored_ok), flips=b + c,
+                        stored_only_correct=b, rescored_only_correct=c, mcnemar_p=p)  # fmt: skip
 
 
 def _arrays(labels: Labels) -> tuple[Mask, Mask, Mask]:
@@ -266,9 +217,9 @@ def _arrays(labels: Labels) -> tuple[Mask, Mask, Mask]:
     return ok, missing & ~errored, errored
 
 
-def _category_counts(new: Labels, idx: list[int], found: dict[str, Any]) -> dict[str, int]:
+def _category_counts(new: Labels, idx: list[int], found: Incidence) -> dict[str, int]:
     rules = Counter(new.rules[i] for i in idx)
-    return {c["category"]: sum(rules[r] for r in c["rules"]) for c in found["categories"]}
+    return {c.category: sum(rules[r] for r in c.rules) for c in found.categories}
 
 
 _INT64 = range(-(2**63), 2**63)
@@ -277,7 +228,7 @@ _INT64 = range(-(2**63), 2**63)
 def _value_type(new: Labels, old: Labels | None) -> type[pl.DataType]:
     """Int64 for JSON values, unless one is an integer beyond 64 bits (JSON has no limit):
     then the values are written as text, every digit kept, rather than fail or round."""
-    if new.kind != "json":
+    if KINDS[new.kind].value_dtype is not pl.Int64:
         return pl.String
     values = [*new.values, *(old.values if old is not None else ())]
     return pl.Int64 if all(v is None or v in _INT64 for v in values) else pl.String

@@ -391,3 +391,12 @@ def as_integer(value: object) -> int | None:
         return operator.index(value)  # type: ignore[arg-type]
     except TypeError:
         return None
+
+
+def natural_sort_key(label: str) -> tuple[int, float, str]:
+    """Sort key of the natural label order used here: numbers by value first, then text.
+
+    >>> sorted(["10", "b", "2", "a"], key=natural_sort_key)
+    ['2', '10', 'a', 'b']
+    """
+    return _natural_key(label)

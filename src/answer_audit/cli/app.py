@@ -2,14 +2,39 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
+from typer.core import TyperCommand
 
 from answer_audit.cli.errors import OneLineErrors, debug
 
+
+def _without_flag_types(params: list[Any]) -> list[Any]:
+    """On/off switches need no type in the help (Typer shows ``<bool>`` beside them).
+    Typed loosely: Typer runs on its own copy of click, whose classes are private."""
+    for param in params:
+        if getattr(param, "is_flag", False) and param.metavar is None:
+            param.metavar = ""
+    return params
+
+
+class Command(TyperCommand):
+    """Every command: switches shown without a type."""
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        return _without_flag_types(super().get_params(ctx))
+
+
+class Group(OneLineErrors):
+    """The app: one-line errors, and switches shown without a type."""
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        return _without_flag_types(super().get_params(ctx))
+
+
 app = typer.Typer(
-    cls=OneLineErrors,
+    cls=Group,
     name="answer-audit",
     help="Trustworthy answer extraction, rescoring, and parsing-sensitivity audits for LLM evals.",
     no_args_is_help=True,

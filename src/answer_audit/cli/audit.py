@@ -9,24 +9,35 @@ import typer
 
 from answer_audit.cli import options as opt
 from answer_audit.cli.errors import user_errors
-from answer_audit.cli.options import split_list
+from answer_audit.cli.options import report_paths, split_list
 from answer_audit.cli.pipeline import run_audit
 from answer_audit.sources import ColumnMap
-from answer_audit.sources.spec import RUN_CONDITIONS, SourceSpec
+from answer_audit.sources.spec import SourceSpec
 
 
 @user_errors
 def audit_cmd(
     sources: opt.Sources = None,
     runs_dir: Annotated[
-        Path | None, typer.Option("--runs-dir", help="Folder of experiment runs (SQLite).")
+        Path | None,
+        typer.Option(
+            "--runs-dir", help="Folder of experiment runs (SQLite).", rich_help_panel=opt.INPUT
+        ),
     ] = None,
     metadata: Annotated[
-        Path | None, typer.Option("--metadata", help="runs_metadata.json for --runs-dir.")
+        Path | None,
+        typer.Option(
+            "--metadata", help="runs_metadata.json for --runs-dir.", rich_help_panel=opt.INPUT
+        ),
     ] = None,
     conditions: Annotated[
-        str, typer.Option("--conditions", help="Run folders: condition names to keep.")
-    ] = ",".join(RUN_CONDITIONS),
+        str | None,
+        typer.Option(
+            "--conditions",
+            help="Run folders: comma-separated condition names to keep (default: all).",
+            rich_help_panel=opt.INPUT,
+        ),
+    ] = None,
     fmt: opt.Fmt = "auto",
     records: opt.Records = None,
     table: opt.SqlTable = None,
@@ -45,12 +56,19 @@ def audit_cmd(
     group_by: opt.GroupBy = None,
     null_values: opt.NullValues = None,
     kind: Annotated[
-        str, typer.Option("--kind", help="freeform, choice or json: picks the default schemes.")
+        str,
+        typer.Option(
+            "--kind",
+            help="What the answers are: freeform, choice or json; picks the default schemes.",
+            rich_help_panel=opt.PARSING,
+        ),
     ] = "freeform",
     scheme: Annotated[
         list[str] | None,
         typer.Option(
-            "--scheme", help="NAME=PARSER[:NORMALIZER]; adds or replaces a scheme (repeatable)."
+            "--scheme",
+            help="NAME=PARSER[:NORMALIZER]; adds or replaces a scheme (repeatable).",
+            rich_help_panel=opt.PARSING,
         ),
     ] = None,
     defaults: Annotated[
@@ -58,6 +76,7 @@ def audit_cmd(
         typer.Option(
             "--default-schemes/--no-default-schemes",
             help="Run the --kind's default schemes besides any --scheme.",
+            rich_help_panel=opt.PARSING,
         ),
     ] = True,
     presets: opt.Presets = None,
@@ -66,17 +85,30 @@ def audit_cmd(
     bootstrap: Annotated[
         int,
         typer.Option(
-            "--bootstrap", min=2, max=100_000, help="Bootstrap resamples for the Δpp intervals."
+            "--bootstrap",
+            min=2,
+            max=100_000,
+            help="Bootstrap resamples for the Δpp intervals.",
+            rich_help_panel=opt.STATS,
         ),
     ] = 1000,
     max_rows: Annotated[
         int,
-        typer.Option("--max-rows", min=0, help="Per-group rows per scheme in the Markdown/HTML."),
+        typer.Option(
+            "--max-rows",
+            min=0,
+            help="Per-group rows per scheme in the Markdown/HTML.",
+            rich_help_panel=opt.OUTPUT,
+        ),
     ] = 40,
     max_examples: Annotated[
-        int, typer.Option("--max-examples", min=0, help="Flip examples to sample.")
+        int,
+        typer.Option(
+            "--max-examples", min=0, help="Flip examples to sample.", rich_help_panel=opt.OUTPUT
+        ),
     ] = 30,
-    out_md: opt.OutMd = Path("tmp/answer_parsing_audit.md"),
+    out_dir: opt.OutDir = None,
+    out_md: opt.OutMd = None,
     out_json: opt.OutJson = None,
     out_html: opt.OutHtml = None,
     workers: opt.Workers = 0,
@@ -85,7 +117,7 @@ def audit_cmd(
     """Relabel saved outputs under alternative parsers and normalizers; report what flips."""
     spec = SourceSpec(
         paths=tuple(sources or ()), runs_dir=runs_dir, metadata=metadata,
-        conditions=split_list(conditions), fmt=fmt, records_key=records, table=table,
+        conditions=split_list(conditions) if conditions is not None else None, fmt=fmt, records_key=records, table=table,
         query=query, skip_bad_lines=skip_bad_lines, metric=metric, scorer=scorer,
         separator=separator,
     )  # fmt: skip
@@ -96,6 +128,7 @@ def audit_cmd(
     run_audit(
         spec, cmap, kind=kind, scheme=scheme, defaults=defaults, presets=presets,
         choices=choices, seed=seed, bootstrap=bootstrap, max_rows=max_rows,
-        max_examples=max_examples, out_md=out_md, out_json=out_json, out_html=out_html,
+        max_examples=max_examples,
+        outputs=report_paths("answer_parsing_audit", out_dir, out_md, out_json, out_html),
         workers=workers, quiet=quiet,
     )  # fmt: skip

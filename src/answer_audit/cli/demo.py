@@ -11,11 +11,12 @@ from rich.text import Text
 from answer_audit.cli import options as opt
 from answer_audit.cli.console import out
 from answer_audit.cli.errors import user_errors
+from answer_audit.cli.options import ReportPaths
 from answer_audit.cli.pipeline import run_audit
 from answer_audit.report.terminal import inert
 from answer_audit.sources import ColumnMap
-from answer_audit.sources.demo import check_demo_folder, write_demo_runs
-from answer_audit.sources.spec import RUN_CONDITIONS, SourceSpec
+from answer_audit.sources.demo import CONDITIONS, check_demo_folder, write_demo_runs
+from answer_audit.sources.spec import SourceSpec
 
 
 @user_errors
@@ -31,9 +32,9 @@ def demo_cmd(
     check_demo_folder(out_dir, reports)
     metadata = write_demo_runs(out_dir / "runs", seed)
     out.print(Text(inert(f"generated demo runs in {out_dir / 'runs'} ({metadata.name})")))
-    spec = SourceSpec(runs_dir=out_dir / "runs", metadata=metadata, conditions=RUN_CONDITIONS)
+    spec = SourceSpec(runs_dir=out_dir / "runs", metadata=metadata, conditions=CONDITIONS)
     run_audit(
         spec, ColumnMap(), kind="freeform", scheme=None, defaults=True, presets=None,
         choices=None, seed=seed, bootstrap=1000, max_rows=40, max_examples=30,
-        out_md=reports[0], out_json=reports[1], out_html=reports[2], workers=0, quiet=quiet,
+        outputs=ReportPaths(*reports), workers=0, quiet=quiet,
     )  # fmt: skip

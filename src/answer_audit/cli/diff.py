@@ -2,23 +2,29 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Annotated, Literal
 
 import typer
-from rich.text import Text
 
 from answer_audit.analysis.diff import diff_labelings, pair_tables
 from answer_audit.cli import options as opt
 from answer_audit.cli.console import err, out, progress_reporter
 from answer_audit.cli.errors import user_errors
-from answer_audit.cli.options import adhoc_json_preset, check_adhoc_used, resolve_parser, split_list
+from answer_audit.cli.options import (
+    adhoc_json_preset,
+    check_adhoc_used,
+    report_paths,
+    resolve_parser,
+    split_list,
+)
 from answer_audit.parsers import PresetSet
 from answer_audit.report.html.diff import render_diff_html
 from answer_audit.report.json import to_json
 from answer_audit.report.markdown.diff import render_diff_markdown
 from answer_audit.report.outputs import atomic_write_text, check_output_paths, generated_at
-from answer_audit.report.terminal import inert, print_diff
-from answer_audit.schemes.apply import KINDS, Kind
+from answer_audit.report.terminal import print_diff, print_notes, print_written
+from answer_audit.schemes.kinds import KINDS, KindName
 from answer_audit.schemes.parallel import resolve_workers
 from answer_audit.sources import ColumnMap, LoadedTable
 from answer_audit.sources.frameworks import is_framework
@@ -72,6 +78,7 @@ def diff_cmd(
         int, typer.Option("--max-rows", min=0, help="Disagreements shown (all go to the JSON).")
     ] = 20,
     out_md: opt.OutMd = None,
+    out_dir: opt.OutDir = None,
     out_json: opt.OutJson = None,
     out_html: opt.OutHtml = None,
     workers: opt.Workers = 0,
@@ -79,6 +86,7 @@ def diff_cmd(
 ) -> None:
     """Compare two labellings of the same outputs: did the model change, or only the parser?"""
     paths = tuple(sources or ())
+    out_md, out_json, out_html = report_paths("diff", out_dir, out_md, out_json, out_html).all()
     cmap = ColumnMap(id=id_col, raw=raw, truth=truth, error=error, choices=choices_col,
                      group_by=split_list(group_by),
                      null_values=split_list(null_values))  # fmt: skip
@@ -105,7 +113,7 @@ def diff_cmd(
             normalizer=normalizer, context=context, align=mode, group_by=cmap.group_by,
             workers=resolve_workers(workers),
         )  # fmt: skip
-    result.notes[:0] = notes
+    result = dataclasses.replace(result, notes=(*notes, *result.notes))  # loading's notes first
     if out_md is not None:
         text = render_diff_markdown(result, max_rows=max_rows, generated_at=generated_at())
         atomic_write_text(out_md, text, spec.inputs)
@@ -115,18 +123,17 @@ def diff_cmd(
         text = render_diff_html(result, max_rows=max_rows, generated_at=generated_at())
         atomic_write_text(out_html, text, spec.inputs)
     if not quiet:
-        print_diff(result, max_rows, out, err)
-    for path in (out_md, out_json, out_html):
-        if path is not None:
-            out.print(Text(inert(f"wrote {path}")))
+        print_diff(result, max_rows, out, err)  # with the notes
+    else:
+        print_notes(result.notes, err)  # warnings reach the terminal, --quiet or not
+    print_written((out_md, out_json, out_html), out)
 
 
-def _kind(kind: str | None) -> Kind | None:
+def _kind(kind: str | None) -> KindName | None:
     if kind is None:
         return None
-    for known in KINDS:
-        if kind == known:
-            return known
+    if kind in KINDS:
+        return KINDS[kind].name
     raise ValueError(f"--kind {kind!r}: expected one of {', '.join(KINDS)}")
 
 

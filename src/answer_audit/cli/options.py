@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated
 
@@ -10,6 +12,14 @@ import typer
 
 from answer_audit.parsers import JsonFieldPreset, Parser
 from answer_audit.parsers.choice import validated_choices
+
+# Help panels: the options of a command grouped by what they are about.
+INPUT = "Input"
+COLUMNS = "Columns"
+PARSING = "Parsing"
+STATS = "Statistics"
+OUTPUT = "Output"
+RUN = "Running"
 
 Sources = Annotated[
     list[Path] | None,
@@ -21,69 +31,124 @@ Fmt = Annotated[
     typer.Option(
         "--format",
         help="Input format: auto, csv, jsonl, json, parquet, sqlite, lm-eval, inspect.",
+        rich_help_panel=INPUT,
     ),
 ]
 Metric = Annotated[
     str | None,
     typer.Option("--metric", help="lm-eval samples: 0/1 metric that is the stored label "
-                                  "(default exact_match when present)."),
+                                  "(default exact_match when present).", rich_help_panel=INPUT),
 ]  # fmt: skip
 Scorer = Annotated[
     str | None,
     typer.Option("--scorer", help="inspect_ai logs: scorer whose value and answer are the "
-                                  "stored label and parse (default: the only one)."),
+                                  "stored label and parse (default: the only one).", rich_help_panel=INPUT),
 ]  # fmt: skip
-Records = Annotated[str | None, typer.Option("--records", help="JSON: key of the list of records.")]
-SqlTable = Annotated[str | None, typer.Option("--table", help="SQLite: table to read.")]
-SqlQuery = Annotated[str | None, typer.Option("--query", help="SQLite: SELECT query to read.")]
+Records = Annotated[
+    str | None,
+    typer.Option("--records", help="JSON: key of the list of records.", rich_help_panel=INPUT),
+]
+SqlTable = Annotated[
+    str | None, typer.Option("--table", help="SQLite: table to read.", rich_help_panel=INPUT)
+]
+SqlQuery = Annotated[
+    str | None, typer.Option("--query", help="SQLite: SELECT query to read.", rich_help_panel=INPUT)
+]
 SkipBad = Annotated[
     bool,
-    typer.Option("--skip-bad-lines", help="JSONL: skip malformed lines (counted in the report)."),
+    typer.Option(
+        "--skip-bad-lines",
+        help="JSONL: skip malformed lines (counted in the report).",
+        rich_help_panel=INPUT,
+    ),
 ]
 Separator = Annotated[
     str | None,
     typer.Option("--separator", help="CSV: the field separator, one character or 'tab' "
-                 "(default: found from the first lines: comma, tab or semicolon)."),
+                 "(default: found from the first lines: comma, tab or semicolon).", rich_help_panel=INPUT),
 ]  # fmt: skip
 IdCol = Annotated[
-    str | None, typer.Option("--id", help="Column with row ids (default: row number).")
+    str | None,
+    typer.Option(
+        "--id", help="Column with row ids (default: row number).", rich_help_panel=COLUMNS
+    ),
 ]
-RawCol = Annotated[str, typer.Option("--raw", help="Column with the raw model output.")]
+RawCol = Annotated[
+    str, typer.Option("--raw", help="Column with the raw model output.", rich_help_panel=COLUMNS)
+]
 ParsedCol = Annotated[
-    str | None, typer.Option("--parsed", help="Column with the stored parsed answer.")
+    str | None,
+    typer.Option("--parsed", help="Column with the stored parsed answer.", rich_help_panel=COLUMNS),
 ]
 LabelCol = Annotated[
-    str | None, typer.Option("--label", help="Column with the stored correctness label.")
+    str | None,
+    typer.Option(
+        "--label", help="Column with the stored correctness label.", rich_help_panel=COLUMNS
+    ),
 ]
-TruthCol = Annotated[str, typer.Option("--truth", help="Column with the ground truth.")]
+TruthCol = Annotated[
+    str, typer.Option("--truth", help="Column with the ground truth.", rich_help_panel=COLUMNS)
+]
 ErrorCol = Annotated[
-    str | None, typer.Option("--error", help="Column that is non-empty on error rows.")
+    str | None,
+    typer.Option(
+        "--error", help="Column that is non-empty on error rows.", rich_help_panel=COLUMNS
+    ),
 ]
 ChoicesCol = Annotated[
     str | None,
     typer.Option("--choices-col", help="Column with each row's options (list, JSON, or 'a text' lines): "
-                 "choice presets that read option text (choice/v4) match it."),
+                 "choice presets that read option text (choice/v4) match it.", rich_help_panel=COLUMNS),
 ]  # fmt: skip
-GroupBy = Annotated[str | None, typer.Option("--group-by", help="Comma-separated group columns.")]
+GroupBy = Annotated[
+    str | None,
+    typer.Option("--group-by", help="Comma-separated group columns.", rich_help_panel=COLUMNS),
+]
 NullValues = Annotated[
     str | None,
-    typer.Option("--null-values", help="Comma-separated strings meaning missing, e.g. None,NA."),
+    typer.Option(
+        "--null-values",
+        help="Comma-separated strings meaning missing, e.g. None,NA.",
+        rich_help_panel=INPUT,
+    ),
 ]
 Presets = Annotated[
-    Path | None, typer.Option("--presets", help="TOML file with user presets.", dir_okay=False)
+    Path | None,
+    typer.Option(
+        "--presets", help="TOML file with user presets.", dir_okay=False, rich_help_panel=PARSING
+    ),
 ]
-Seed = Annotated[int, typer.Option("--seed", min=0, help="Seed for sampling and bootstrap.")]
+Seed = Annotated[
+    int,
+    typer.Option("--seed", min=0, help="Seed for sampling and bootstrap.", rich_help_panel=STATS),
+]
 Workers = Annotated[
     int,
     typer.Option("--workers", min=0, help="Processes for the presets and matchers that run row "
-                 "by row, e.g. freeform/v3 and v3 (0: every core, at most 8; same numbers either way)."),
+                 "by row, e.g. freeform/v3 and v3 (0: every core, at most 8; same numbers either way).", rich_help_panel=RUN),
 ]  # fmt: skip
-Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar or summary table.")]
-OutJson = Annotated[Path | None, typer.Option("--out-json", help="Write the JSON report here.")]
-OutMd = Annotated[Path | None, typer.Option("--out-md", help="Write the Markdown report here.")]
+Quiet = Annotated[
+    bool,
+    typer.Option("--quiet", "-q", help="No progress bar or summary table.", rich_help_panel=OUTPUT),
+]
+OutJson = Annotated[
+    Path | None,
+    typer.Option("--out-json", help="Write the JSON report here.", rich_help_panel=OUTPUT),
+]
+OutMd = Annotated[
+    Path | None,
+    typer.Option("--out-md", help="Write the Markdown report here.", rich_help_panel=OUTPUT),
+]
+OutDir = Annotated[
+    Path | None,
+    typer.Option("--out-dir",
+                 help="Write every report (Markdown, JSON, HTML) into this folder.", rich_help_panel=OUTPUT),
+]  # fmt: skip
 OutHtml = Annotated[
     Path | None,
-    typer.Option("--out-html", help="Write the self-contained HTML report here."),
+    typer.Option(
+        "--out-html", help="Write the self-contained HTML report here.", rich_help_panel=OUTPUT
+    ),
 ]
 
 
@@ -107,28 +172,48 @@ def checked_choices(value: str | None) -> str | None:
 Choices = Annotated[
     str | None,
     typer.Option(
-        "--choices", help="Choice set for choice presets, e.g. abcde.", callback=checked_choices
+        "--choices",
+        help="Choice set for choice presets, e.g. abcde.",
+        callback=checked_choices,
+        rich_help_panel=PARSING,
     ),
 ]
 Normalizer = Annotated[
     str | None,
-    typer.Option("--normalizer", help="Free-form presets: normalizer for matching (default v1)."),
+    typer.Option(
+        "--normalizer",
+        help="Free-form presets: normalizer for matching (default v1).",
+        rich_help_panel=PARSING,
+    ),
 ]
 JsonField = Annotated[
-    str | None, typer.Option("--field", help="--parser json: the JSON field holding the answer.")
+    str | None,
+    typer.Option(
+        "--field", help="--parser json: the JSON field holding the answer.", rich_help_panel=PARSING
+    ),
 ]
 NullAs = Annotated[
-    int | None, typer.Option("--null-as", help="--parser json: the value a JSON null stands for.")
+    int | None,
+    typer.Option(
+        "--null-as",
+        help="--parser json: the value a JSON null stands for.",
+        rich_help_panel=PARSING,
+    ),
 ]
 Allowed = Annotated[
     str | None,
-    typer.Option("--allowed", help="--parser json: inclusive range of valid values, e.g. 0-5."),
+    typer.Option(
+        "--allowed",
+        help="--parser json: inclusive range of valid values, e.g. 0-5.",
+        rich_help_panel=PARSING,
+    ),
 ]
 NoIntegerFallback = Annotated[
     bool,
     typer.Option(
         "--no-integer-fallback",
         help="--parser json: without any JSON, do not fall back to the first integer.",
+        rich_help_panel=PARSING,
     ),
 ]
 
@@ -173,3 +258,39 @@ def check_adhoc_used(adhoc: JsonFieldPreset | None, names: list[str]) -> None:
     """Refuse JSON flags when no side is `json`."""
     if adhoc is not None and "json" not in names:
         raise ValueError("--field, --null-as, --allowed apply to `--parser json` only")
+
+
+@dataclass(frozen=True)
+class ReportPaths:
+    """Where a command writes its reports: only the ones asked for (None: not written)."""
+
+    md: Path | None = None
+    json: Path | None = None
+    html: Path | None = None
+
+    def all(self) -> tuple[Path | None, Path | None, Path | None]:
+        """The three paths, in the order reports are written and announced."""
+        return self.md, self.json, self.html
+
+
+def report_paths(
+    stem: str, out_dir: Path | None, md: Path | None, json: Path | None, html: Path | None
+) -> ReportPaths:
+    """The reports asked for: each `--out-*` path, and with `--out-dir` every report not given
+    a path of its own, named ``STEM.md``, ``STEM.json``, ``STEM.html`` in that folder."""
+    if out_dir is not None:
+        md = md or out_dir / f"{stem}.md"
+        json = json or out_dir / f"{stem}.json"
+        html = html or out_dir / f"{stem}.html"
+    return ReportPaths(md, json, html)
+
+
+def renamed_option(old: str, old_value: str | None, new: str, new_value: str | None) -> str | None:
+    """The value of an option that has a new name: the new spelling wins; the old one still
+    works, with a deprecation note on stderr (given both, differently, is an error)."""
+    if old_value is None:
+        return new_value
+    if new_value is not None and new_value != old_value:
+        raise ValueError(f"{old} is the old name of {new}: give one of them")
+    print(f"note: {old} is deprecated; use {new} (same meaning)", file=sys.stderr)
+    return old_value

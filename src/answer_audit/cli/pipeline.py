@@ -9,16 +9,15 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from rich.text import Text
-
 from answer_audit.analysis.audit import AuditResult, AuditSettings, audit
 from answer_audit.cli.console import err, out, progress_reporter
+from answer_audit.cli.options import ReportPaths
 from answer_audit.parsers import PresetSet
 from answer_audit.report.html import render_audit_html
 from answer_audit.report.json import to_json
 from answer_audit.report.markdown.audit import render_audit_markdown
 from answer_audit.report.outputs import atomic_write_text, check_output_paths, generated_at
-from answer_audit.report.terminal import inert, print_audit_summary
+from answer_audit.report.terminal import print_audit_summary, print_notes, print_written
 from answer_audit.schemes.apply import KINDS, Scheme, default_schemes, merge_schemes, parse_scheme
 from answer_audit.schemes.parallel import resolve_workers
 from answer_audit.sources import ColumnMap, LoadedTable
@@ -39,9 +38,7 @@ def run_audit(
     bootstrap: int,
     max_rows: int,
     max_examples: int,
-    out_md: Path | None,
-    out_json: Path | None,
-    out_html: Path | None,
+    outputs: ReportPaths,
     workers: int,
     quiet: bool,
 ) -> AuditResult:
@@ -49,7 +46,7 @@ def run_audit(
     the summary; the result, for callers that want more."""
     if kind not in KINDS:
         raise ValueError(f"--kind {kind!r}: expected one of {', '.join(KINDS)}")
-    if choices is not None and kind != "choice":
+    if choices is not None and KINDS[kind].default_choices is None:
         raise ValueError(f"--choices applies to --kind choice audits, not --kind {kind}")
     preset_set = PresetSet.from_file(presets)
     user_schemes = [parse_scheme(s) for s in scheme or ()]
@@ -57,28 +54,27 @@ def run_audit(
     if not schemes:
         raise ValueError("no scheme to run: --no-default-schemes needs at least one --scheme")
     inputs_and_presets = [*spec.inputs, *([presets] if presets else [])]  # never over either
-    check_output_paths((out_md, out_json, out_html), inputs_and_presets)
+    check_output_paths(outputs.all(), inputs_and_presets)
     # the audit reports each scheme of each slice of rows: a step count known only after
     # loading, so the bar shows activity and the message says where it is
     with progress_reporter(quiet, total=None) as step:
         step("loading")
         # Parquet files and run folders: the texts are read a slice at a time
         loaded, groups = load_streamed(spec, cmap)
-        settings = AuditSettings(kind=kind, group_by=groups, seed=seed, n_boot=bootstrap,
+        settings = AuditSettings(kind=KINDS[kind].name, group_by=groups, seed=seed, n_boot=bootstrap,
                                  max_examples=max_examples, choices=choices)  # fmt: skip
         with _opened(loaded) as rows:
             schemes, skipped = runnable_schemes(schemes, user_schemes, rows.columns)
             result = audit(rows, schemes, settings, presets=preset_set,
                            source_coverage=loaded.coverage, progress=step,
                            workers=resolve_workers(workers))  # fmt: skip
-    result.notes.extend([*loaded.notes, *skipped])
-    write_audit_reports(result, out_md=out_md, out_json=out_json, out_html=out_html,
+    result = result.with_notes(*loaded.notes, *skipped)
+    write_audit_reports(result, out_md=outputs.md, out_json=outputs.json, out_html=outputs.html,
                         max_rows=max_rows, inputs=spec.inputs)  # fmt: skip
     if not quiet:
         print_audit_summary(result, out, err)
-    for path in (out_md, out_json, out_html):
-        if path is not None:
-            out.print(Text(inert(f"wrote {path}")))
+    print_notes(result.notes, err)  # warnings reach the terminal, --quiet or not
+    print_written(outputs.all(), out)
     return result
 
 

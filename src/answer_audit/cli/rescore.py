@@ -6,13 +6,19 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.text import Text
 
 from answer_audit.analysis.rescore import rescore
 from answer_audit.cli import options as opt
 from answer_audit.cli.console import err, out, progress_reporter
 from answer_audit.cli.errors import user_errors
-from answer_audit.cli.options import adhoc_json_preset, check_adhoc_used, resolve_parser, split_list
+from answer_audit.cli.options import (
+    adhoc_json_preset,
+    check_adhoc_used,
+    renamed_option,
+    report_paths,
+    resolve_parser,
+    split_list,
+)
 from answer_audit.parsers import PresetSet
 from answer_audit.report.html.rescore import render_rescore_html
 from answer_audit.report.json import to_json
@@ -24,7 +30,7 @@ from answer_audit.report.outputs import (
     row_format,
     write_rows,
 )
-from answer_audit.report.terminal import inert, print_rescore
+from answer_audit.report.terminal import print_notes, print_rescore, print_written
 from answer_audit.schemes.parallel import resolve_workers
 from answer_audit.sources import ColumnMap
 from answer_audit.sources.spec import SourceSpec, load
@@ -36,12 +42,9 @@ ParserOpt = Annotated[
         help="Preset to rescore with (see `answer-audit parsers`), or `json` with --field.",
     ),
 ]  # fmt: skip
-StoredCol = Annotated[
-    str | None, typer.Option("--stored", help="Column with the stored parsed answer.")
-]
-StoredLabel = Annotated[
-    str | None, typer.Option("--stored-label", help="Column with the stored correctness label.")
-]
+# The spellings before the one vocabulary (--parsed, --label): still read, with a note.
+OldStoredCol = Annotated[str | None, typer.Option("--stored", hidden=True)]
+OldStoredLabel = Annotated[str | None, typer.Option("--stored-label", hidden=True)]
 
 
 @user_errors
@@ -50,8 +53,10 @@ def rescore_cmd(
     sources: opt.Sources = None,
     raw: opt.RawCol = "raw",
     truth: opt.TruthCol = "truth",
-    stored: StoredCol = None,
-    stored_label: StoredLabel = None,
+    parsed: opt.ParsedCol = None,
+    label: opt.LabelCol = None,
+    stored: OldStoredCol = None,
+    stored_label: OldStoredLabel = None,
     error: opt.ErrorCol = None,
     choices_col: opt.ChoicesCol = None,
     id_col: opt.IdCol = None,
@@ -82,6 +87,7 @@ def rescore_cmd(
             "--out", help="Write every input row plus the new labels (.jsonl/.csv/.parquet/.json)."
         ),
     ] = None,
+    out_dir: opt.OutDir = None,
     out_json: opt.OutJson = None,
     out_md: opt.OutMd = None,
     out_html: opt.OutHtml = None,
@@ -92,7 +98,11 @@ def rescore_cmd(
     spec = SourceSpec(paths=tuple(sources or ()), fmt=fmt, records_key=records, table=table,
                       query=query, skip_bad_lines=skip_bad_lines, metric=metric,
                       scorer=scorer, separator=separator)  # fmt: skip
-    cmap = ColumnMap(id=id_col, raw=raw, parsed=stored, label=stored_label, truth=truth,
+    parsed = renamed_option("--stored", stored, "--parsed", parsed)
+    label = renamed_option("--stored-label", stored_label, "--label", label)
+    reports = report_paths("rescore", out_dir, out_md, out_json, out_html)
+    out_md, out_json, out_html = reports.all()
+    cmap = ColumnMap(id=id_col, raw=raw, parsed=parsed, label=label, truth=truth,
                      error=error, choices=choices_col, group_by=split_list(group_by),
                      null_values=split_list(null_values))  # fmt: skip
     if not spec.paths:
@@ -123,7 +133,7 @@ def rescore_cmd(
             atomic_write_text(out_html, render_rescore_html(result, generated_at=generated_at()),
                               spec.inputs)  # fmt: skip
     if not quiet:
-        print_rescore(result, out, err)
-    for path in (out_rows, out_json, out_md, out_html):
-        if path is not None:
-            out.print(Text(inert(f"wrote {path}")))
+        print_rescore(result, out, err)  # with the notes
+    else:
+        print_notes(result.notes, err)  # warnings reach the terminal, --quiet or not
+    print_written((out_rows, out_json, out_md, out_html), out)

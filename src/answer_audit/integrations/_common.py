@@ -10,12 +10,12 @@ from answer_audit.extraction import Extraction
 from answer_audit.matching import NORMALIZERS
 from answer_audit.parsers import ChoicePreset, Parser, PresetSet, get_parser
 from answer_audit.parsers.extract import extract
-from answer_audit.schemes.apply import Kind, label_value
+from answer_audit.schemes.kinds import Kind, parser_kind
 
 
 @dataclass(frozen=True)
 class PresetMatcher:
-    """A preset plus the matcher of its family: extraction and correctness in one place."""
+    """A preset plus the matcher of its kind: extraction and correctness in one place."""
 
     parser: Parser
     kind: Kind
@@ -31,7 +31,7 @@ class PresetMatcher:
             raise ValueError(f"unknown normalizer {normalizer!r}; known: {known}")
         user = PresetSet.from_file(Path(presets)) if presets is not None else None
         parser = get_parser(preset, user)
-        return cls(parser, kind_of(parser), normalizer)
+        return cls(parser, parser_kind(parser), normalizer)
 
     def extract(
         self, text: str, options: Sequence[str] | None = None, choices: str | None = None
@@ -44,15 +44,8 @@ class PresetMatcher:
         return extract(text, self.parser, choices=choice_set, choices_text=options or None)
 
     def correct(self, value: str | int | None, targets: Sequence[str]) -> bool:
-        """Whether the value matches any of the targets with the family's matcher."""
-        return any(label_value(value, t, self.kind, self.normalizer) for t in targets)
-
-
-def kind_of(parser: Parser) -> Kind:
-    """The data kind a preset's family labels: choice, json, or freeform (number presets too)."""
-    if parser.family == "choice":
-        return "choice"
-    return "json" if parser.family == "json" else "freeform"
+        """Whether the value matches any of the targets with the kind's matcher."""
+        return any(self.kind.correct(value, t, self.normalizer) for t in targets)
 
 
 def letters(count: int) -> str:

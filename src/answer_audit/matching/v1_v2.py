@@ -19,7 +19,9 @@ V1_PUNCTUATION = ".,;:!?'\"()[]{}"
 V2_PUNCTUATION = V1_PUNCTUATION + "*_`~"
 _V1_PUNCT = str.maketrans(dict.fromkeys(V1_PUNCTUATION, " "))
 _V2_PUNCT = str.maketrans(dict.fromkeys(V2_PUNCTUATION, " "))
-_DOTTED_ABBREVIATION = re.compile(r"\b(?:[a-z]\.)+[a-z]\b")
+# Up to the last letter ("u.s." -> "us.", its final dot left to the punctuation table); v3 has
+# its own rule, which takes the final dot too: merging them would change v2 or v3 results.
+_DOTTED_ABBREVIATION_TO_LAST_LETTER = re.compile(r"\b(?:[a-z]\.)+[a-z]\b")
 SUB_SUPER_FROM, SUB_SUPER_TO = "₀₁₂₃₄₅₆₇₈₉⁰¹²³⁴⁵⁶⁷⁸⁹", "01234567890123456789"
 _SUB_SUPER_DIGITS = str.maketrans(SUB_SUPER_FROM, SUB_SUPER_TO)
 _ANY_SUB_SUPER = re.compile(f"[{SUB_SUPER_FROM}]")
@@ -37,7 +39,7 @@ def normalize_v2(text: str) -> str:
     text = text.lower().strip()
     if _ANY_SUB_SUPER.search(text):  # a table pass costs a lookup per character: only if needed
         text = text.translate(_SUB_SUPER_DIGITS)
-    text = _DOTTED_ABBREVIATION.sub(lambda m: m.group(0).replace(".", ""), text)
+    text = _DOTTED_ABBREVIATION_TO_LAST_LETTER.sub(lambda m: m.group(0).replace(".", ""), text)
     return " ".join(text.translate(_V2_PUNCT).split())
 
 

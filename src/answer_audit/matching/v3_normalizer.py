@@ -35,7 +35,9 @@ _LATEX_SYMBOLS = (
 _LATEX_GROUP_COMMA = re.compile(r"\{,\}")
 _LATEX_SPACING = re.compile(r"\\[,;:! ]|~|\\\(|\\\)|\\\[|\\\]|\$")
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
-_DOTTED_ABBREVIATION = re.compile(r"\b(?:[a-z]\.){2,}|\b(?:[a-z]\.)+[a-z]\b")
+# With its final dot ("u.s." -> "us", "u.s.5" -> "us5"), unlike v2's rule (matching/v1_v2.py),
+# which stops at the last letter: both stay, as merging them would change v2 or v3 results.
+_DOTTED_ABBREVIATION_WITH_FINAL_DOT = re.compile(r"\b(?:[a-z]\.){2,}|\b(?:[a-z]\.)+[a-z]\b")
 _MARKDOWN = re.compile(r"[*_`#]+")
 
 # (phrase, symbol, keys): every match of the phrase contains all the words of one of its keys,
@@ -152,7 +154,7 @@ def _rewrite(text: str, *, strip_punctuation: bool) -> str:
     if _COMMA_DIGIT.search(text):
         text = _THOUSANDS.sub("", text)
     if _DOT_LETTER.search(text):
-        text = _DOTTED_ABBREVIATION.sub(lambda m: m.group(0).replace(".", ""), text)
+        text = _DOTTED_ABBREVIATION_WITH_FINAL_DOT.sub(lambda m: m.group(0).replace(".", ""), text)
     if strip_punctuation:  # before the word rewrites, so a second pass finds nothing new
         text = _WHITESPACE.sub(" ", _PUNCT.sub(" ", text))
     text = _NUMBER_WORDS.sub(_words_to_number, text)

@@ -1,8 +1,14 @@
-"""Parser families (one engine each) and their frozen presets."""
+"""Parser families (one engine each) and their frozen presets.
 
-from answer_audit.parsers.base import Parser
-from answer_audit.parsers.choice import ChoicePreset, ChoiceStep
-from answer_audit.parsers.choice_presets import MULTILINGUAL_PREFIXES
+Engines: `choice` (with `choice_step`, `choice_patterns`, `choice_statements`,
+`choice_option_text`), `freeform`, `number`, `jsonfield`. The built-in presets are data in
+`presets/` (one module per family); `registry` looks presets up by name, and `preset_files`
+reads user presets from TOML.
+"""
+
+from answer_audit.parsers.base import Parser, PresetError
+from answer_audit.parsers.choice import ChoicePreset
+from answer_audit.parsers.choice_step import ChoiceStep
 from answer_audit.parsers.freeform import AnswerRegionPreset, FreeformPreset
 from answer_audit.parsers.jsonfield import (
     JsonFieldPreset,
@@ -10,15 +16,17 @@ from answer_audit.parsers.jsonfield import (
     first_json_object,
 )
 from answer_audit.parsers.number import NumberPreset
+from answer_audit.parsers.preset_files import load_preset_file
 from answer_audit.parsers.registry import (
     BUILTIN,
     COMPARISON,
-    PresetError,
     PresetSet,
     get_parser,
     list_parsers,
-    load_preset_file,
 )
+
+# The answer words (text/vocabulary.py), under the name this package exports them by.
+from answer_audit.text.vocabulary import ANSWER_WORDS as MULTILINGUAL_PREFIXES
 
 __all__ = [
     "BUILTIN",

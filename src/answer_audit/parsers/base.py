@@ -1,4 +1,5 @@
-"""What every preset is: a frozen, hashable description that an engine runs."""
+"""What every preset is: a frozen, hashable description that an engine runs; and the error
+for a preset name or preset file that cannot be used."""
 
 from __future__ import annotations
 
@@ -24,3 +25,7 @@ class Parser(Protocol):
     def describe(self) -> list[str]:
         """The preset's rules, in the order they are tried, for docs and `parsers`."""
         ...
+
+
+class PresetError(ValueError):
+    """A preset name or preset file that cannot be used; the message says what and where."""

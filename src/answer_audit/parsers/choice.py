@@ -8,86 +8,26 @@ by position (1 -> a). Patterns are templates: ``{L}`` expands to the choice lett
 Two preset options added with ``choice/v4`` (off by default, so older presets are unchanged):
 ``think`` keeps only the text after the last closing reasoning delimiter, and ``masks`` blanks
 text that is never an answer (format echoes, article numbers) before any step runs. The step
-kinds ``statements`` and ``option-text`` live in `choice_read`.
+kinds ``statements`` and ``option-text`` are read by `choice_statements` and
+`choice_option_text`, the step data is `choice_step`, and the built-in presets are data in
+`answer_audit.parsers.presets.choice`.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Literal
 
 from answer_audit.extraction import NOT_FOUND, Extraction
-from answer_audit.parsers import choice_read
-from answer_audit.parsers.choice_read import Decision, Lines, NoAnswer, StepRegexes
+from answer_audit.parsers.choice_option_text import read_option_text
+from answer_audit.parsers.choice_patterns import KINDS, StepRegexes, compile_step
+from answer_audit.parsers.choice_statements import read_statements
+from answer_audit.parsers.choice_step import ChoiceStep, Decision, Lines, NoAnswer, OptionTexts
 from answer_audit.parsers.timed import budgeted, compile_user_pattern
 from answer_audit.text.offsets import nfkc_lower_with_map
 from answer_audit.text.prefilters import guarded, may_match, needed_strings
 from answer_audit.text.regions import reasoning_bounds
-
-StepKind = Literal[
-    "trigger-lines", "regex", "window", "tail-repeat", "last-char", "statements", "option-text"
-]
-Options = Sequence[str] | Mapping[str, str]
-
-
-@dataclass(frozen=True)
-class ChoiceStep:
-    """One step of a choice preset.
-
-    - ``trigger-lines``: lines from the last upward that contain a trigger; in the first such
-      line where a pattern matches (patterns tried in order), take its ``pick`` match.
-    - ``regex``: the patterns on the whole normalized text, ``pick`` match of the first that hits.
-    - ``window``: the patterns (in order) over the last ``lines`` lines (all text when None),
-      first match in reading order.
-    - ``tail-repeat``: among the last ``lines`` lines from the last upward, drop every character
-      that is not a choice token; a non-empty run of one repeated character is the choice.
-    - ``last-char``: the last choice-token character anywhere in the text.
-    - ``statements``: every answer statement (``patterns``; with ``bare``, also lines that are
-      one choice alone and a first line led by one), minus negated ones (``negations`` right
-      after the token), examples (``ignore`` earlier on the line) and those after an invented
-      next question (``stops``); the final statement wins, unless the statements cycle through
-      the options or enumerate them, which is no answer (see `choice_read`).
-    - ``option-text``: the text of exactly one option (given at extraction time), after the
-      last answer trigger (``patterns``) or in a short whole answer.
-    """
-
-    kind: StepKind
-    rule: str
-    triggers: tuple[str, ...] = ()
-    patterns: tuple[str, ...] = ()
-    pick: Literal["first", "last"] = "last"
-    lines: int | None = None
-    negations: tuple[str, ...] = ()
-    ignore: tuple[str, ...] = ()
-    stops: tuple[str, ...] = ()
-    bare: bool = False
-
-    def describe(self) -> str:
-        pats = " else ".join(f"`{p}`" for p in self.patterns)
-        trig = " or ".join(f"`{t}`" for t in self.triggers)
-        match self.kind:
-            case "trigger-lines":
-                where = f"lines from the last upward containing {trig}"
-                return f"`{self.rule}`: {where}: {self.pick} match of {pats}"
-            case "regex":
-                return f"`{self.rule}`: {self.pick} match of {pats} in the whole text"
-            case "window":
-                where = f"the last {self.lines} lines" if self.lines else "the whole text"
-                return f"`{self.rule}`: first match of {pats} in {where}"
-            case "tail-repeat":
-                return (
-                    f"`{self.rule}`: among the last {self.lines} lines (from the last), keep only "
-                    "choice characters; one repeated character is the answer"
-                )
-            case "last-char":
-                return f"`{self.rule}`: the last choice character anywhere in the text"
-            case "statements" | "option-text":
-                return choice_read.describe_step(self)
-        raise AssertionError(self.kind)  # pragma: no cover
-
 
 DEFAULT_CHOICES = "abcd"
 
@@ -129,7 +69,7 @@ class ChoicePreset:
         validated_choices(self.choices)
 
     def extract(
-        self, text: str, choices: str | None = None, choices_text: Options | None = None
+        self, text: str, choices: str | None = None, choices_text: OptionTexts | None = None
     ) -> Extraction:
         """The choice in ``text``; ``choices_text`` gives the options' texts (by position, or
         keyed by letter) for the ``option-text`` step."""
@@ -200,9 +140,7 @@ def _compile(preset: ChoicePreset, choices: str) -> _Compiled:
     steps = tuple((s, tuple(expand(p) for p in s.patterns)) for s in preset.steps)
     token_chars = frozenset(letters) | frozenset(str(i) for i in range(1, n_digits + 1))
     extras = tuple(
-        choice_read.compile_step(s, expand, user=preset.user_patterns)
-        if s.kind in choice_read.KINDS
-        else None
+        compile_step(s, expand, user=preset.user_patterns) if s.kind in KINDS else None
         for s in preset.steps
     )
     masks = tuple(expand(m) for m in preset.masks)
@@ -222,12 +160,12 @@ def _to_choice(token: str | None, letters: str) -> str | None:
     return token if len(token) == 1 and token in letters else None
 
 
-def _run(preset: ChoicePreset, text: str, choices: str, options: Options | None) -> Extraction:
+def _run(preset: ChoicePreset, text: str, choices: str, options: OptionTexts | None) -> Extraction:
     return budgeted(lambda: _run_steps(preset, text, choices, options), timed=preset.user_patterns)
 
 
 def _run_steps(
-    preset: ChoicePreset, text: str, choices: str, options: Options | None
+    preset: ChoicePreset, text: str, choices: str, options: OptionTexts | None
 ) -> Extraction:
     compiled = _compile(preset, choices)
     norm, origin = nfkc_lower_with_map(text)
@@ -243,7 +181,7 @@ def _run_steps(
     for (step, patterns), extra in zip(compiled.steps, compiled.extras, strict=True):
         decision: Decision
         if extra is not None:
-            decision = choice_read.run_step(step, extra, norm, lines, compiled.letters, options)
+            decision = _read_step(step, extra, norm, lines, compiled.letters, options)
         else:
             decision = _STEP_RUNNERS[step.kind](step, patterns, norm, lines, compiled)
         if decision is None:
@@ -259,6 +197,20 @@ def _run_steps(
         span = origin.span(start, end) if origin is not None and end > start else None
         return Extraction(value, rule, span)
     return NOT_FOUND
+
+
+def _read_step(
+    step: ChoiceStep,
+    rx: StepRegexes,
+    norm: str,
+    lines: Lines,
+    letters: str,
+    options: OptionTexts | None,
+) -> Decision:
+    """Run one ``statements`` or ``option-text`` step on the normalized (masked) text."""
+    if step.kind == "option-text":
+        return read_option_text(rx, norm, lines, letters, options)
+    return read_statements(step, rx, norm, lines, len(letters))
 
 
 # A stripped non-blank line: from a non-space to the last non-space before a line break
@@ -346,51 +298,3 @@ _STEP_RUNNERS = {
     "tail-repeat": _tail_repeat,
     "last-char": _last_char,
 }
-
-TOKEN = r"(?<![0-9a-z])([{D}{L}])(?![0-9a-z])"
-
-CHOICE_V1 = ChoicePreset(
-    "choice/v1",
-    (
-        ChoiceStep(
-            "regex",
-            "answer-regex",
-            patterns=(r"(?:回答|answer)\s*[:：]\s*([{L}{D}])",),
-            pick="first",
-        ),
-        ChoiceStep("last-char", "last-char"),
-    ),
-)
-CHOICE_V2 = ChoicePreset(
-    "choice/v2",
-    (
-        ChoiceStep(
-            "trigger-lines",
-            "answer-line",
-            triggers=("answer", "回答"),
-            patterns=(r"(?<![0-9])([{D}])(?![0-9])", r"(?<![a-z])([{L}])(?![a-z])"),
-            pick="first",
-        ),
-        ChoiceStep(
-            "window",
-            "last-lines",
-            lines=3,
-            patterns=(r"(?<![0-9])([{D}])(?![0-9])", r"(?<![a-z])([{L}])(?![a-z])"),
-        ),
-        ChoiceStep(
-            "window",
-            "whole-text",
-            patterns=(r"(?<![0-9])([{D}])(?![0-9])", r"(?<![a-z])([{L}])(?![a-z])"),
-        ),
-    ),
-)
-CHOICE_V3 = ChoicePreset(
-    "choice/v3",
-    (
-        ChoiceStep("trigger-lines", "answer-line", triggers=("answer", "回答"), patterns=(TOKEN,)),
-        ChoiceStep(
-            "trigger-lines", "correct-is-line", triggers=("正解は", "正解が"), patterns=(TOKEN,)
-        ),
-        ChoiceStep("tail-repeat", "tail-single-char", lines=5),
-    ),
-)

@@ -1,4 +1,9 @@
-"""Free-form answers: pick the answer region (think split, garbage-tail truncation)."""
+"""Free-form answers: pick the answer region (think split, garbage-tail truncation).
+
+Two engines: `FreeformPreset` (literal markers; ``freeform/v1`` and ``v2``) and
+`AnswerRegionPreset` (regex turn markers, every reasoning delimiter; ``freeform/v3``). The
+built-in presets are data in `answer_audit.parsers.presets.freeform`.
+"""
 
 from __future__ import annotations
 
@@ -17,52 +22,20 @@ from answer_audit.text.regions import (
     think_region_start,
     truncation_bounds,
 )
-
-V1_MARKERS = (
-    "Passage:",
-    "Question:",
-    "USER:",
-    "ASSISTANT:",
-    "SYSTEM:",
-    "\nUSER",
-    "\nASSISTANT",
-    "\n\nUSER",
-    "\n\nQuestion",
-    "Article:",
-    "Movie title:",
-    "Movie plot:",
+from answer_audit.text.vocabulary import (
+    LINE_START,
+    QUESTION_PATTERNS,
+    TURN_PATTERN_KEYWORDS,
+    TURN_PATTERNS,
 )
-V2_MARKERS = tuple(m.lower() for m in V1_MARKERS)
 
-# freeform/v3: where an invented new turn or block starts (regexes, multiline, case-sensitive
-# unless they say (?i)). A line start allows leading spaces and markdown (`**User:**`).
-_LINE = r"^[ \t>*_#]*"
-V3_CUTS = (
-    r"(?:USER|ASSISTANT|SYSTEM)\s*:|(?:^|\n)(?:USER|ASSISTANT|SYSTEM)\b",  # anywhere
-    r"(?<=[.!?] )(?:User|Assistant|Human|System):",  # a role right after a sentence
-    _LINE + r"(?i:user|assistant|system|human|ai)[ \t*_]*(?::|$)",
-    _LINE + r"(?i:person|agent|speaker) [A-Z0-9]{1,2}[ \t*_]*:",
-    _LINE + r"(?i:flashcard|opening post|passage|article|context|movie title|movie plot)[ \t*_]*:",
-    r"(?<=[^\s*_#>])(?:Passage|Article|Question|Context|Movie title|Movie plot):",  # glued on
-    r"<\|(?:im_start|im_end|user|assistant|system|endoftext|eot_id|start_header_id)\|>",
-    r"\[/?INST\]|<<SYS>>|<start_of_turn>|<end_of_turn>",
-    _LINE + r"#{0,3}[ \t]*(?i:instruction|human|user|input|response)[ \t]*:?[ \t]*$",
-)
-# Every match of a V3_CUTS pattern contains one of these, lowercased, or is an `AI` role line
-# (_AI_ROLE); regions with neither skip the nine searches (tests/test_freeform_v3.py checks it).
-V3_CUT_KEYWORDS = (
-    "user", "assistant", "system", "human", "person", "agent", "speaker", "flashcard",
-    "opening post", "passage", "article", "context", "movie title", "movie plot", "question",
-    "<|", "inst]", "<<sys>>", "<start_of_turn>", "<end_of_turn>", "instruction", "input",
-    "response",
-)  # fmt: skip
-# The keyword gate belongs to exactly these patterns: a preset that adds or changes one (a
-# preset file building on freeform/v3) searches every region.
-_CUT_KEYWORDS: dict[tuple[str, ...], tuple[str, ...]] = {V3_CUTS: V3_CUT_KEYWORDS}
-_AI_ROLE = re.compile(_LINE + r"(?i:ai)[ \t*_]*(?::|$)", re.MULTILINE)
-# A new question (`Question:`, `Q:`) ends the answer, unless everything before it is a
+# The keyword gate belongs to exactly freeform/v3's turn patterns: a preset that adds or changes
+# one (a preset file building on freeform/v3) searches every region.
+_CUT_KEYWORDS: dict[tuple[str, ...], tuple[str, ...]] = {TURN_PATTERNS: TURN_PATTERN_KEYWORDS}
+# The one marker too short to be a keyword: a line that is an `AI` role (see `_may_hold`).
+_AI_ROLE = re.compile(LINE_START + r"(?i:ai)[ \t*_]*(?::|$)", re.MULTILINE)
+# A new question (`QUESTION_PATTERNS`) ends the answer, unless everything before it is a
 # preamble that says it is restating the question ("Let's look at your question:").
-V3_QUESTIONS = (_LINE + r"(?i:question|q)[ \t]*\d*[ \t*_]*[:.)]",)
 _RESTATES = re.compile(r"(?i)\bquestion\b")
 # Wrappers around a whole answer that are not part of it; the inside may not hold the closer
 # ("**Paris** and **Rome**" is not wrapped), and LaTeX braces must balance.
@@ -171,7 +144,7 @@ class AnswerRegionPreset:
         # With the built-in question pattern (matches open a line and end on it), the text
         # before a later match only grows by what follows: once it restates the question, so
         # does every later one, and the search can stop there (linear, not quadratic).
-        stop_when_restated = self.question_patterns == V3_QUESTIONS and not self.user_patterns
+        stop_when_restated = self.question_patterns == QUESTION_PATTERNS and not self.user_patterns
         for p in questions:
             for m in p.finditer(region):
                 before = p.sub(" ", region[: m.start()])  # the question markers say nothing
@@ -269,8 +242,3 @@ def _balanced(inner: str) -> bool:
         if depth < 0:
             return False
     return depth == 0
-
-
-FREEFORM_V1 = FreeformPreset("freeform/v1", V1_MARKERS, case_sensitive=True, strip_think=False)
-FREEFORM_V2 = FreeformPreset("freeform/v2", V2_MARKERS, case_sensitive=False, strip_think=True)
-FREEFORM_V3 = AnswerRegionPreset("freeform/v3", V3_CUTS, V3_QUESTIONS, unwrap=True)

@@ -3,7 +3,7 @@
 `freeform_extract` runs a `FreeformPreset` (``freeform/v1``, ``v2``) over a Polars column;
 `answer_region_simple` and `answer_region_whole` decide the ``freeform/v3`` rows whose answer
 region is the whole text. Rows these cannot decide exactly go through the row rules, so the
-results are identical by construction; `tests/parsers/test_freeform_polars.py` checks it.
+results are identical by construction; `tests/schemes/test_vectorized.py` checks it.
 """
 
 from __future__ import annotations
@@ -95,7 +95,8 @@ def answer_region_simple(raw: pl.Series, cut_keywords: tuple[str, ...]) -> pl.Se
     or ``empty``): ASCII (lowercasing and stripping then agree with Python's), no ``<`` (every
     reasoning delimiter has one), none of the cut keywords in any case, no line opening like
     an ``AI`` role or a question (``q``), and no wrapper opening the stripped text. Each is a
-    necessary condition of another rule firing; `tests/test_fast.py` checks the row rules agree.
+    necessary condition of another rule firing; `tests/schemes/test_vectorized.py`
+    checks the row rules agree.
     """
     stripped = raw.str.strip_chars(WHITESPACE)
     return (

@@ -1,4 +1,7 @@
-"""JSON-field answers: the first JSON object in a completion, and one integer field of it."""
+"""JSON-field answers: the first JSON object in a completion, and one integer field of it.
+
+The built-in presets are data in `answer_audit.parsers.presets.json`.
+"""
 
 from __future__ import annotations
 
@@ -224,6 +227,3 @@ class JsonFieldPreset:
         if self.integer_fallback:
             steps.append("`integer-fallback`: no JSON at all: the first standalone integer")
         return steps
-
-
-JSON_ISUP_GRADE = JsonFieldPreset("json/isup_grade", "isup_grade", null_as=0, allowed=(0, 5))

@@ -5,7 +5,8 @@ the last closing reasoning delimiter, cut where an invented new turn starts; a r
 left open has no answer. In it, ``\\boxed{}`` wins over ``####``, which wins over an
 ``Answer:`` line, which wins over the last number (see `answer_audit.text.numerals.final_number`).
 The value is the number as a short exact string (``1234.5`` for ``$1,234.50``, ``-3``,
-``0.75`` for ``3/4``, ``29`` for ``29.00``); compare values with the ``numeric`` matcher.
+``0.75`` for ``3/4``, ``29`` for ``29.00``); compare values with the ``numeric`` matcher. The
+built-in presets are data in `answer_audit.parsers.presets.number`.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from answer_audit.extraction import Extraction
-from answer_audit.parsers.freeform import FREEFORM_V3, AnswerRegionPreset, FreeformPreset
+from answer_audit.parsers.freeform import AnswerRegionPreset, FreeformPreset
 from answer_audit.text.numerals import final_number, prepare
 
 _NO_REGION = frozenset({"empty", "unclosed-think"})
@@ -66,6 +67,3 @@ def _keep_wrappers(
 ) -> AnswerRegionPreset | FreeformPreset:
     """The region preset without unwrapping: ``\\boxed{}`` must still be seen as a box."""
     return replace(region, unwrap=False) if isinstance(region, AnswerRegionPreset) else region
-
-
-NUMBER_V1 = NumberPreset("number/v1", FREEFORM_V3)

@@ -7,7 +7,8 @@ cannot retitle, clear or recolour the user's terminal.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterable, Sequence
+from pathlib import Path
 
 from rich import box
 from rich.console import Console
@@ -15,8 +16,9 @@ from rich.table import Table
 from rich.text import Text
 
 from answer_audit.analysis.audit import AuditResult
-from answer_audit.analysis.diff import SPAN_CLOSE, SPAN_OPEN, DiffResult
-from answer_audit.analysis.rescore import RescoreResult
+from answer_audit.analysis.diff import SPAN_CLOSE, SPAN_OPEN
+from answer_audit.analysis.diff_result import DiffResult, DisagreementSide
+from answer_audit.analysis.rescore_result import RescoreResult
 from answer_audit.report.markdown.diff import (
     ACCURACY_HEADER,
     accuracy_rows,
@@ -56,30 +58,31 @@ TERMINAL_GROUPS = ["n", "stored %", "rescored %", "Δ pp", "flips", "McNemar p"]
 def print_rescore(result: RescoreResult, out: Console, err: Console) -> None:
     """The terminal summary: metrics side by side, flips, groups, and JSON-field incidence."""
     c = result.coverage
-    head = f"{c['rows']} rows, {c['scored']} scored; parser {result.parser} ({result.family})"
+    head = f"{c.rows} rows, {c.scored} scored; parser {result.parser} ({result.family})"
     out.print(Text(inert(head), style="bold"))
     out.print(_table(TERMINAL_METRICS, metric_rows(result.overall)))
     out.print(Text(flips_text(result.overall)))
-    label = result.overall.get("stored_label")
-    if label is not None and label["disagreements"]:
+    label = result.overall.stored_label
+    if label is not None and label.disagreements:
         err.print(Text("WARNING: ", style="bold red") + Text(inert(stored_label_text(label))))
     elif label is not None:
         out.print(Text(inert(stored_label_text(label))))
     if result.groups:
         _, rows = group_rows(result)
-        keep = len(result.settings["group_by"]) + len(TERMINAL_GROUPS)  # up to McNemar p
-        header = [*result.settings["group_by"], *TERMINAL_GROUPS]
+        keep = len(result.settings.group_by) + len(TERMINAL_GROUPS)  # up to McNemar p
+        header = [*result.settings.group_by, *TERMINAL_GROUPS]
         out.print(_table(header, [row[:keep] for row in rows]))
-    if result.incidence["by"] == "json-field":
+    if result.incidence.by == "json-field":
         out.print(_incidence_table(result))
     if result.confusion is not None:
-        labels = result.confusion["labels"]
-        rows = [[lab, *m] for lab, m in zip(labels, result.confusion["matrix"], strict=True)]
+        labels = result.confusion.labels
+        rows = [[lab, *m] for lab, m in zip(labels, result.confusion.matrix, strict=True)]
         out.print(_table(["stored \\ rescored", *labels], rows, title="stored vs rescored values"))
     print_notes(result.notes, err)
 
 
-def print_notes(notes: list[str], err: Console) -> None:
+def print_notes(notes: Sequence[str], err: Console) -> None:
+    """Each note on stderr, one line each, as plain text."""
     for note in notes:
         err.print(Text(f"note: {inert(note)}", style="dim"))
 
@@ -96,9 +99,9 @@ def _table(header: list[str], rows: list[list[object]], title: str | None = None
 
 def _incidence_table(result: RescoreResult) -> Table:
     inc = result.incidence
-    rows = [[c["category"], c["n"], f"{c['correct']}/{c['scored']}",
-             *(c["truth"][k] for k in inc["classes"])] for c in inc["categories"]]  # fmt: skip
-    header = ["category", "rows", "correct", *(f"truth {k}" for k in inc["classes"])]
+    rows = [[c.category, c.n, f"{c.correct}/{c.scored}", *(c.truth[k] for k in inc.classes)]
+            for c in inc.categories]  # fmt: skip
+    header = ["category", "rows", "correct", *(f"truth {k}" for k in inc.classes)]
     return _table(header, rows, title="JSON-field incidence (rescored)")
 
 
@@ -108,8 +111,8 @@ def print_diff(result: DiffResult, max_rows: int, out: Console, err: Console) ->
     if result.accuracy is not None:
         out.print(_table(ACCURACY_HEADER, accuracy_rows(result), title="accuracy"))
     if result.confusion is not None:
-        labels = result.confusion["labels"]
-        rows = [[lab, *m] for lab, m in zip(labels, result.confusion["matrix"], strict=True)]
+        labels = result.confusion.labels
+        rows = [[lab, *m] for lab, m in zip(labels, result.confusion.matrix, strict=True)]
         out.print(_table(["A \\ B", *labels], rows, title="A rows, B columns"))
     if result.groups:
         out.print(_table(*diff_group_rows(result)))
@@ -120,16 +123,16 @@ def print_diff(result: DiffResult, max_rows: int, out: Console, err: Console) ->
         for column in t.columns:
             column.overflow = "fold"
         for e in shown:
-            t.add_row(Text(inert(str(e["id"]))), Text(inert(str(e["truth"]))), _side_cell(e["a"]),
-                      _side_cell(e["b"]))  # fmt: skip
+            t.add_row(Text(inert(str(e.id))), Text(inert(str(e.truth))), _side_cell(e.a),
+                      _side_cell(e.b))  # fmt: skip
         out.print(t)
     print_notes(result.notes, err)
 
 
-def _side_cell(side: dict[str, Any]) -> Text:
-    mark = {True: " ✓", False: " ✗"}.get(side["correct"], "")
-    text = Text().append(inert(f"{side['label']} ({side['rule']})") + f"{mark}\n", style="bold")
-    snippet = inert(side["snippet"].replace("\r\n", "\n").replace("\n", "↵ "))
+def _side_cell(side: DisagreementSide) -> Text:
+    mark = "" if side.correct is None else (" ✓" if side.correct else " ✗")
+    text = Text().append(inert(f"{side.label} ({side.rule})") + f"{mark}\n", style="bold")
+    snippet = inert(side.snippet.replace("\r\n", "\n").replace("\n", "↵ "))
     start, end = snippet.find(SPAN_OPEN), snippet.rfind(SPAN_CLOSE)
     if start < 0 or end < start:
         return text.append(snippet)
@@ -141,17 +144,26 @@ def _side_cell(side: dict[str, Any]) -> Text:
 def print_audit_summary(result: AuditResult, out: Console, err: Console) -> None:
     """The audit's coverage line, the consistency warning (stderr) and one row per scheme."""
     c = result.coverage
-    out.print(Text.assemble((str(c["rows"]), "bold"), " rows, ", (str(c["scored"]), "bold"),
-                            f" scored, {c['groups']} group(s)"))  # fmt: skip
-    if result.consistency is not None and result.consistency["mismatches"]:
+    out.print(Text.assemble((str(c.rows), "bold"), " rows, ", (str(c.scored), "bold"),
+                            f" scored, {c.groups} group(s)"))  # fmt: skip
+    consistency = result.consistency
+    if consistency is not None and consistency.mismatches:
         err.print(
             Text("WARNING", style="bold red"),
-            f": {result.consistency['mismatches']} of {result.consistency['n']} "
+            f": {consistency.mismatches} of {consistency.n} "
             "stored labels are not reproduced by the stored parse + v1 matcher",
             sep="",
         )
     t = Table("scheme", "flips", "stored err %", "err %", "Δpp", "sig. groups (Holm)")
     for s in result.schemes:
-        t.add_row(Text(inert(s["name"])), str(s["flips"]), f"{s['stored_error_pct']:.2f}", f"{s['error_pct']:.2f}",
-                  f"{s['delta_pp']:+.2f}", f"{s['significant_groups']}/{s['groups']}")  # fmt: skip
+        o = s.overall
+        t.add_row(Text(inert(s.name)), str(o.flips), f"{o.stored_error_pct:.2f}", f"{o.error_pct:.2f}",
+                  f"{o.delta_pp:+.2f}", f"{s.significant_groups}/{s.groups}")  # fmt: skip
     out.print(t)
+
+
+def print_written(paths: Iterable[Path | None], out: Console) -> None:
+    """One ``wrote PATH`` line per report written, never wrapped inside a path."""
+    for path in paths:
+        if path is not None:
+            out.print(Text(inert(f"wrote {path}")), soft_wrap=True)

@@ -17,24 +17,32 @@ from typing import Any
 import polars as pl
 
 from answer_audit.extraction import Span
-from answer_audit.matching import NORMALIZERS
 from answer_audit.parsers import ChoicePreset, Parser, PresetError, get_parser
 from answer_audit.parsers.choice import DEFAULT_CHOICES, choice_letters
 from answer_audit.parsers.registry import BUILTIN
-from answer_audit.schemes.apply import (
-    ERROR_RULE,
-    KINDS,
-    NO_OUTPUT_RULE,
-    STORED,
-    Kind,
-    Scheme,
-    apply_scheme,
-    mask_error_rows,
-    truth_key,
-)
+from answer_audit.schemes.apply import apply_scheme
+from answer_audit.schemes.columns import ERROR_RULE, NO_OUTPUT_RULE, mask_error_rows
+from answer_audit.schemes.kinds import CHOICE, Kind, KindName, Value, get_kind, parser_kind
+from answer_audit.schemes.scheme import STORED, Scheme
 from answer_audit.text.regions import WHITESPACE
 
-Value = str | int | None
+__all__ = [
+    "ERROR_RULES",
+    "STORED",
+    "STORED_PREFIX",
+    "Labels",
+    "Value",
+    "group_indices",
+    "kind_of",
+    "outside_choices",
+    "parser_labels",
+    "pick_normalizer",
+    "resolve_parser",
+    "stored_labels",
+    "truth_classes",
+    "with_choices",
+]
+
 ERROR_RULES = (ERROR_RULE, NO_OUTPUT_RULE)
 STORED_PREFIX = "stored:"
 
@@ -43,12 +51,13 @@ STORED_PREFIX = "stored:"
 class Labels:
     """Per row: the value as the matcher compares it, the rule, the span, and correctness.
 
-    Values are ints for JSON presets, lowercase letters for choice presets, text for free-form;
-    ``correct`` is None where the row has no truth.
+    Values are typed by the kind (`Kind.value`): ints for JSON, lowercase letters for choice,
+    text for free-form; ``correct`` is None where the row has no truth. ``kind`` is the kind's
+    name, as the reports write it (`answer_audit.schemes.kinds.KINDS` has the object).
     """
 
     name: str
-    kind: Kind
+    kind: KindName
     values: list[Value]
     rules: list[str]
     spans: list[Span | None]
@@ -58,11 +67,10 @@ class Labels:
         return len(self.values)
 
 
-def kind_of(parser: Parser) -> Kind:
-    """The parser's family as a matcher kind; PresetError for a family no matcher handles."""
-    if parser.family not in KINDS:
-        raise PresetError(f"parser {parser.name!r} has family {parser.family!r}; no matcher for it")
-    return parser.family
+def kind_of(parser: Parser) -> KindName:
+    """The name of the kind the parser labels (`parser_kind`); PresetError for a family no
+    matcher handles."""
+    return parser_kind(parser).name
 
 
 def resolve_parser(
@@ -109,7 +117,7 @@ def outside_choices(
 ) -> list[str]:
     """Notes for choice schemes whose preset can never extract some truth letters (truth
     ``e`` with the default choices ``abcd``): every such row would count as an error."""
-    keys = {truth_key(t, "choice") for t in truths.drop_nulls().unique().to_list()}
+    keys = {CHOICE.truth_key(t) for t in truths.drop_nulls().unique().to_list()}
     letters = {k for k in keys if isinstance(k, str) and len(k) == 1 and "a" <= k <= "z"}
     by_gap: dict[tuple[str, str], list[str]] = {}
     for scheme in schemes:
@@ -133,19 +141,14 @@ def outside_choices(
     return notes
 
 
-def pick_normalizer(normalizer: str | None, kind: Kind) -> str:
-    """The normalizer to match with: v1 by default; one given must exist and suit the kind.
+def pick_normalizer(normalizer: str | None, kind: Kind | str) -> str:
+    """The normalizer to match with (`Kind.pick_normalizer`): the kind's default (v1) when
+    None; one given must exist and suit the kind.
 
     Choice and JSON values are compared as letters and integers, so a normalizer named for
     them is a mistake, not something to ignore.
     """
-    if normalizer is None:
-        return "v1"
-    if normalizer not in NORMALIZERS:
-        raise ValueError(f"unknown normalizer {normalizer!r}; known: {', '.join(NORMALIZERS)}")
-    if kind != "freeform":
-        raise ValueError(f"a normalizer applies to free-form parsers only, not to {kind} ones")
-    return normalizer
+    return get_kind(kind).pick_normalizer(normalizer)
 
 
 def parser_labels(
@@ -158,15 +161,15 @@ def parser_labels(
 ) -> Labels:
     """Label every row of a canonical frame with a preset (choices already applied);
     ``workers`` as in `schemes.apply_scheme`."""
-    kind = kind_of(parser)
+    kind = parser_kind(parser)
     scheme = Scheme(name or parser.name, parser.name, normalizer)
     table = apply_scheme(frame, scheme, kind, {parser.name: parser}, workers=workers)
-    return _finish(frame, table, scheme.name, kind, stored=False)
+    return _finish(frame, table, scheme.name, kind)
 
 
 def stored_labels(
     frame: pl.DataFrame,
-    kind: Kind,
+    kind: Kind | str,
     values: Sequence[str | None] | pl.Series | None = None,
     *,
     normalizer: str = "v1",
@@ -188,43 +191,30 @@ def stored_labels(
         pl.when(blank).then(None).otherwise(pl.col("parsed")).alias("parsed")
     )
     table = apply_scheme(frame, Scheme(name, STORED, normalizer), kind)
-    return _finish(frame, table, name, kind, stored=True)
+    return _finish(frame, table, name, kind)
 
 
-def _finish(
-    frame: pl.DataFrame, table: pl.DataFrame, name: str, kind: Kind, *, stored: bool
-) -> Labels:
+def _finish(frame: pl.DataFrame, table: pl.DataFrame, name: str, kind: Kind | str) -> Labels:
+    """The labelled table as Labels: error rows masked, values typed by the kind."""
+    kind = get_kind(kind)
     table = mask_error_rows(frame, table, no_output=True)
-    values = [typed_value(v, kind, stored=stored) for v in table["value"].to_list()]
+    values = [kind.value(v) for v in table["value"].to_list()]
     spans: list[Span | None] = [
         None if start is None else (start, end)
         for start, end in zip(
             table["span_start"].to_list(), table["span_end"].to_list(), strict=True
         )
     ]
-    return Labels(name, kind, values, table["rule"].to_list(), spans, table["correct"].to_list())
+    return Labels(
+        name, kind.name, values, table["rule"].to_list(), spans, table["correct"].to_list()
+    )
 
 
-def typed_value(text: str | None, kind: Kind, *, stored: bool = False) -> Value:
-    """An extracted value (as text) back in the form the matcher compares: int, letter, text."""
-    if text is None or not text.strip():
-        return None
-    if kind == "json":
-        return int(text)
-    if kind == "choice" and stored:
-        return truth_key(text, "choice")
-    return text
-
-
-def truth_classes(frame: pl.DataFrame, kind: Kind) -> list[str | None]:
+def truth_classes(frame: pl.DataFrame, kind: Kind | str) -> list[str | None]:
     """Each row's truth class as text: the matcher's key for choice/JSON, the truth otherwise."""
     if "truth" not in frame.columns:
         return [None] * frame.height
-    out: list[str | None] = []
-    for truth in frame["truth"].to_list():
-        key = truth if kind == "freeform" else truth_key(truth, kind)
-        out.append(None if key is None else str(key))
-    return out
+    return [get_kind(kind).truth_class(truth) for truth in frame["truth"].to_list()]
 
 
 def group_indices(

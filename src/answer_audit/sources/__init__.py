@@ -8,7 +8,7 @@ with its long text columns left in the inputs, read a slice at a time (`sources.
 from answer_audit.sources.files import FORMATS, read_table
 from answer_audit.sources.lm_eval import filter_agreement
 from answer_audit.sources.load import load_files, stream_files
-from answer_audit.sources.runs import DEFAULT_CONDITIONS, load_runs, stream_runs
+from answer_audit.sources.runs import load_runs, stream_runs
 from answer_audit.sources.runs_write import write_runs
 from answer_audit.table.canonical import ColumnMap, LoadedTable
 from answer_audit.table.errors import SourceError
@@ -16,7 +16,6 @@ from answer_audit.table.labels import parse_label
 from answer_audit.table.lazy import StreamedTable
 
 __all__ = [
-    "DEFAULT_CONDITIONS",
     "FORMATS",
     "ColumnMap",
     "LoadedTable",

@@ -93,6 +93,41 @@ def unreadable(exc: BaseException) -> str:
     return exc.strerror if isinstance(exc, OSError) and exc.strerror else first_line(exc)
 
 
+# Formats a file may really be when its name says text: (leading bytes, what it is, the fix).
+_BINARY_MAGIC = (
+    (b"PAR1", "Parquet", "pass --format parquet or rename it to .parquet"),
+    (b"SQLite format 3\x00", "SQLite", "pass --format sqlite"),
+    (b"\x1f\x8b", "gzip-compressed", "name it with a .gz ending, e.g. runs.jsonl.gz"),
+    (b"\x28\xb5\x2f\xfd", "zstd-compressed", "name it with a .zst ending"),
+    (
+        b"PK\x03\x04",
+        "a zip archive (an inspect_ai .eval log?)",
+        "pass --format inspect or unzip it",
+    ),
+)
+
+
+_BINARY_CONTROLS = (*range(0, 9), *range(14, 27), *range(28, 32))
+
+
+def reject_binary(data: bytes, where: Path, fmt: str) -> None:
+    """A SourceError for a file that is not text at all (a Parquet or compressed file under a
+    text name, or any binary file): reading it line by line would only report bad lines, and
+    skipping them (--skip-bad-lines) would read nothing."""
+    head = data[:4096]
+    for magic, what, fix in _BINARY_MAGIC:
+        if head.startswith(magic):
+            raise SourceError(f"{where}: looks like {what}, not {fmt}; {fix}")
+    # Text in any encoding but UTF-16/32 (refused before this) has no NUL byte and few other C0
+    # controls (model text may hold some escapes); random bytes have one in eleven.
+    controls = sum(head.count(bytes([c])) for c in _BINARY_CONTROLS)
+    if b"\x00" in head or (len(head) >= 256 and controls * 10 > len(head)):
+        raise SourceError(
+            f"{where}: is not text (binary bytes in its first {len(head):,}), so it is not "
+            f"{fmt}; check that this is the file you meant"
+        )
+
+
 def reject_wide_encodings(data: bytes, where: Path) -> None:
     """A SourceError for UTF-16/UTF-32 files (a BOM, or NUL bytes in a quarter of the first
     4 KB): decoded as UTF-8 they would become garbage with no clear error."""

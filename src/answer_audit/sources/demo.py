@@ -15,7 +15,7 @@ from pathlib import Path
 import polars as pl
 
 from answer_audit.matching import is_correct
-from answer_audit.parsers.freeform import FREEFORM_V1
+from answer_audit.parsers.presets.freeform import FREEFORM_V1
 from answer_audit.sources import SourceError, write_runs
 
 DEMO_MARKER = ".answer-audit-demo"

@@ -23,6 +23,7 @@ from answer_audit.sources.decode import (
     open_text_file,
     read_bytes,
     refuse_compressed,
+    reject_binary,
     reject_wide_encodings,
     unreadable,
 )
@@ -143,6 +144,7 @@ def read_table(
     else:
         data = read_bytes(where)
         reject_wide_encodings(data, where)
+        reject_binary(data, where, "CSV" if kind == "csv" else "JSON")
         text, stats["decode_replacements"] = decode_utf8(data)
         del data  # the bytes and the text of a big file need not both stay in memory
         if kind == "csv":
@@ -231,7 +233,9 @@ def _read_jsonl(
     skipped = replaced = 0
     try:
         with open_text_file(where) as fh:
-            reject_wide_encodings(fh.read(4096), where)
+            head = fh.read(4096)
+            reject_wide_encodings(head, where)
+            reject_binary(head, where, "JSON Lines")
         with open_text_file(where) as fh:
             first = 1
             while piece := list(islice(fh, size)):

@@ -28,7 +28,6 @@ from answer_audit.table.canonical import (
 from answer_audit.table.errors import SourceError
 from answer_audit.table.lazy import Part, StreamedRows, StreamedTable
 
-DEFAULT_CONDITIONS = ("control", "asch_history_5", "authoritative_bias")
 DB_NAME = "simulation.db"
 RUNS_MAP = ColumnMap(
     id="trial_id",
@@ -89,7 +88,7 @@ def load_runs(
     runs_dir: str | os.PathLike[str],
     metadata_path: str | os.PathLike[str],
     *,
-    conditions: Sequence[str] | None = DEFAULT_CONDITIONS,
+    conditions: Sequence[str] | None = None,
 ) -> LoadedTable:
     """The completed runs listed in the metadata file as one canonical table.
 
@@ -118,7 +117,7 @@ def stream_runs(
     runs_dir: str | os.PathLike[str],
     metadata_path: str | os.PathLike[str],
     *,
-    conditions: Sequence[str] | None = DEFAULT_CONDITIONS,
+    conditions: Sequence[str] | None = None,
 ) -> StreamedTable:
     """`load_runs`, with the raw and parsed texts left in the databases and read a slice at a
     time (`sources.lazy`); the databases stay open, read-only, until ``rows.close()``."""

@@ -12,7 +12,6 @@ from answer_audit.sources.runs import DB_NAME, stream_runs
 from answer_audit.table.lazy import StreamedTable
 
 RUN_GROUPS = ("temperature", "variant", "condition")
-RUN_CONDITIONS = ("control", "asch_history_5", "authoritative_bias")
 
 
 @dataclass(frozen=True)
@@ -22,7 +21,7 @@ class SourceSpec:
     paths: tuple[Path, ...] = ()
     runs_dir: Path | None = None
     metadata: Path | None = None
-    conditions: tuple[str, ...] = RUN_CONDITIONS
+    conditions: tuple[str, ...] | None = None  # run folders: None keeps every condition
     fmt: str = "auto"
     records_key: str | None = None
     table: str | None = None

@@ -17,6 +17,7 @@ from functools import lru_cache
 
 from answer_audit.text.offsets import OffsetMap, nfkc_lower_with_map
 from answer_audit.text.prefilters import guarded
+from answer_audit.text.vocabulary import NUMBER_ANSWER_WORDS
 
 _NUMBER = guarded(
     re.compile(
@@ -209,10 +210,7 @@ def close_enough(a: Fraction, b: Fraction, rel_tol: float = 0.0) -> bool:
 
 _BOXED = re.compile(r"\\boxed\s*\{")
 _HASHES = re.compile(r"####\s*")
-_TRIGGERS = (
-    "final answer|answer|回答|答え|解答|正解|答案|答|정답|답|antwort|réponse|respuesta"
-    "|risposta|resposta|jawaban|jibu|الإجابة|उत्तर|উত্তর"
-)
+_TRIGGERS = "|".join(NUMBER_ANSWER_WORDS)
 # The lookahead for the triggers' first characters (case-insensitive like the triggers) lets a
 # position that starts none of them fail at one check instead of trying every trigger.
 _ANSWER = re.compile(

@@ -17,7 +17,13 @@ from typing import Any
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup, escape
 
-from answer_audit.analysis.audit import BLOCK_MARKERS, ROLE_MARKERS, AuditResult
+from answer_audit.analysis.audit import (
+    AuditResult,
+    FlipExample,
+    GroupCell,
+    RuleCounts,
+    SchemeSummary,
+)
 from answer_audit.report.html import charts
 from answer_audit.report.markdown.audit import (
     CELLS_NOTE,
@@ -27,6 +33,7 @@ from answer_audit.report.markdown.audit import (
     pct,
     pval,
 )
+from answer_audit.text.vocabulary import BLOCK_MARKERS, ROLE_MARKERS
 
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
 RAW_LIMIT = 20_000  # characters of raw output shown per example, centred on the span
@@ -164,23 +171,30 @@ def mark_spans(
 
 def audit_context(result: AuditResult, *, max_rows: int, generated_at: str) -> dict[str, Any]:
     """Everything the template shows, computed in Python (the template only lays it out)."""
-    alpha = float(result.settings.get("alpha", 0.05))
-    group_by = list(result.settings.get("group_by", ()))
-    shown = {s["name"]: _cells_of(result, s["name"])[:max_rows] for s in result.schemes}
+    settings = result.settings
+    # result.cells is already in the report order (|Δpp|, flips, scheme), as in the Markdown.
+    shown = {s.name: result.cells_of(s.name)[:max_rows] for s in result.schemes}
     all_shown = [c for cells in shown.values() for c in cells]
-    delta = charts.delta_scale([tuple(c["delta_ci"]) for c in all_shown])
+    delta = charts.delta_scale([c.stats.delta_ci for c in all_shown])
     errors = charts.percent_scale()
     colours = _rule_colours(result.rules)
     numbered = list(enumerate(result.examples, 1))
     schemes = [
-        _scheme_view(k, s, result, shown[s["name"]], alpha, delta, errors, colours, numbered)
+        SchemeView(
+            summary=s,
+            anchor=f"scheme-{k}",
+            rows=[_cell_view(c, settings.alpha, delta, errors) for c in shown[s.name]],
+            total_cells=len(result.cells_of(s.name)),
+            rules=_rules_view(result.rules.get(s.name), colours),
+            examples=[_example_view(n, e) for n, e in numbered if e.scheme == s.name],
+        )
         for k, s in enumerate(result.schemes, 1)
     ]
     return {
         "generated_at": generated_at,
-        "settings": result.settings,
-        "group_by": group_by,
-        "alpha": alpha,
+        "settings": settings,
+        "group_by": list(settings.group_by),
+        "alpha": float(settings.alpha),
         "coverage": coverage_rows(result),
         "consistency": result.consistency,
         "schemes": schemes,
@@ -198,88 +212,108 @@ def audit_context(result: AuditResult, *, max_rows: int, generated_at: str) -> d
     }
 
 
-def _cells_of(result: AuditResult, scheme: str) -> list[dict[str, Any]]:
-    # result.cells is already in the report order (|Δpp|, flips, scheme), as in the Markdown.
-    return [c for c in result.cells if c["scheme"] == scheme]
+@dataclass(frozen=True)
+class CellView:
+    """A per-group row of a scheme's table: the cell and its two charts."""
+
+    cell: GroupCell
+    significant: bool
+    group_values: list[str]
+    forest: Markup
+    errors: Markup
 
 
-def _rule_colours(rules: Mapping[str, Any]) -> dict[str, str]:
+@dataclass(frozen=True)
+class GroupRulesView:
+    """A group's row of the rule-provenance table."""
+
+    values: list[str]
+    counts: list[int]
+    bar: Markup
+
+
+@dataclass(frozen=True)
+class RulesView:
+    """A scheme's rule provenance: legend, overall bar and (several groups) a row per group."""
+
+    legend: list[tuple[str, int, str]]
+    total: int
+    overall_bar: Markup
+    rules: list[str]
+    groups: list[GroupRulesView]
+
+
+@dataclass(frozen=True)
+class ExampleView:
+    """A flip example with its number, group label and the raw text cut around the span."""
+
+    example: FlipExample
+    number: int
+    group_label: str
+    text: RawView
+
+
+@dataclass(frozen=True)
+class SchemeView:
+    """One scheme's section: its summary card, per-group rows, rules and examples."""
+
+    summary: SchemeSummary
+    anchor: str
+    rows: list[CellView]
+    total_cells: int
+    rules: RulesView | None
+    examples: list[ExampleView]
+
+
+def _rule_colours(rules: Mapping[str, RuleCounts]) -> dict[str, str]:
     colours: dict[str, str] = {}
     for counts in rules.values():
-        for rule in counts["overall"]:
+        for rule in counts.overall:
             colours.setdefault(rule, charts.PALETTE[len(colours) % len(charts.PALETTE)])
     return colours
 
 
-def _scheme_view(
-    index: int,
-    summary: Mapping[str, Any],
-    result: AuditResult,
-    cells: Sequence[Mapping[str, Any]],
-    alpha: float,
-    delta: charts.Scale,
-    errors: charts.Scale,
-    colours: Mapping[str, str],
-    numbered: Sequence[tuple[int, Mapping[str, Any]]],
-) -> dict[str, Any]:
-    name = summary["name"]
-    rows = []
-    for c in cells:
-        sig = c["holm_p"] is not None and c["holm_p"] < alpha
-        lo, hi = c["delta_ci"]
-        rows.append(
-            {
-                **c,
-                "significant": sig,
-                "group_values": [_value(v) for v in c["group"].values()],
-                "forest": charts.forest_row(lo, c["delta_pp"], hi, delta, sig),
-                "errors": charts.error_pair(c["stored_error_pct"], c["error_pct"], errors),
-            }
-        )
-    return {
-        **summary,
-        "anchor": f"scheme-{index}",
-        "rows": rows,
-        "total_cells": len(_cells_of(result, name)),
-        "rules": _rules_view(result.rules.get(name), colours),
-        "examples": [_example_view(k, e) for k, e in numbered if e["scheme"] == name],
-    }
+def _cell_view(c: GroupCell, alpha: float, delta: charts.Scale, errors: charts.Scale) -> CellView:
+    sig = c.holm_p is not None and c.holm_p < alpha
+    lo, hi = c.stats.delta_ci
+    return CellView(
+        cell=c,
+        significant=sig,
+        group_values=[_value(v) for v in c.group.values()],
+        forest=charts.forest_row(lo, c.stats.delta_pp, hi, delta, sig),
+        errors=charts.error_pair(c.stats.stored_error_pct, c.stats.error_pct, errors),
+    )
 
 
 def _value(value: object) -> str:
     return "—" if value is None else str(value)
 
 
-def _rules_view(
-    counts: Mapping[str, Any] | None, colours: Mapping[str, str]
-) -> dict[str, Any] | None:
+def _rules_view(counts: RuleCounts | None, colours: Mapping[str, str]) -> RulesView | None:
     if counts is None:
         return None
-    overall = counts["overall"]
+    overall = counts.overall
     legend = [(rule, n, colours[rule]) for rule, n in overall.items()]
     groups = [
-        {
-            "values": [_value(v) for v in g["group"].values()],
-            "counts": [g["counts"].get(rule, 0) for rule in overall],
-            "bar": charts.stacked_bar(
-                [(rule, g["counts"].get(rule, 0), colours[rule]) for rule in overall]
+        GroupRulesView(
+            values=[_value(v) for v in g.group.values()],
+            counts=[g.counts.get(rule, 0) for rule in overall],
+            bar=charts.stacked_bar(
+                [(rule, g.counts.get(rule, 0), colours[rule]) for rule in overall]
             ),
-        }
-        for g in counts["groups"]
+        )
+        for g in counts.groups
     ]
-    return {
-        "legend": legend,
-        "total": sum(overall.values()),
-        "overall_bar": charts.stacked_bar(legend, width=2 * charts.STACK_WIDTH),
-        "rules": list(overall),
-        "groups": groups if len(groups) > 1 else [],
-    }
+    return RulesView(
+        legend=legend,
+        total=sum(overall.values()),
+        overall_bar=charts.stacked_bar(legend, width=2 * charts.STACK_WIDTH),
+        rules=list(overall),
+        groups=groups if len(groups) > 1 else [],
+    )
 
 
-def _example_view(number: int, e: Mapping[str, Any]) -> dict[str, Any]:
-    return {
-        **e,
-        "number": number,
-        "group_label": group_text(e["group"]),
-        "text": split_raw(e["raw"] or "", e["span"]),
-    }
+def _example_view(number: int, e: FlipExample) -> ExampleView:
+    return ExampleView(
+        example=e, number=number, group_label=group_text(e.group), text=split_raw(e.raw, e.span)
+    )

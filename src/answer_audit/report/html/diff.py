@@ -6,7 +6,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from answer_audit.analysis.diff import DiffResult
+from answer_audit.analysis.diff_result import (
+    DiffGroup,
+    DiffResult,
+    Disagreement,
+    PairedAccuracy,
+    RulePair,
+)
 from answer_audit.report.html import charts, environment, mark_spans
 
 ALPHA = 0.05
@@ -32,7 +38,7 @@ def diff_context(d: DiffResult, *, generated_at: str, max_rows: int) -> dict[str
     ag = d.agreement
     shown = d.disagreements[:max_rows]
     texts = d.raw_texts if len(d.raw_texts) == len(d.disagreements) else [None] * len(shown)
-    names = list(d.groups[0]["group"]) if d.groups else []
+    names = list(d.groups[0].group) if d.groups else []
     return {
         "generated_at": generated_at,
         "a": d.a,
@@ -41,12 +47,12 @@ def diff_context(d: DiffResult, *, generated_at: str, max_rows: int) -> dict[str
         "align": d.align,
         "n": d.n,
         "agreement": {
-            **ag,
-            "disagree": ag["n"] - ag["agree"],
+            **ag.to_dict(),
+            "disagree": ag.n - ag.agree,
             "bar": charts.stacked_bar(
                 [
-                    ("same value", ag["agree"], charts.AGREE),
-                    ("different value", ag["n"] - ag["agree"], charts.SIGNIFICANT),
+                    ("same value", ag.agree, charts.AGREE),
+                    ("different value", ag.n - ag.agree, charts.SIGNIFICANT),
                 ],
                 width=2 * charts.STACK_WIDTH,
             ),
@@ -54,13 +60,13 @@ def diff_context(d: DiffResult, *, generated_at: str, max_rows: int) -> dict[str
         "accuracy": _accuracy(d.accuracy),
         "confusion": None
         if d.confusion is None
-        else charts.heat_table(d.confusion["labels"], d.confusion["matrix"]),
+        else charts.heat_table(d.confusion.labels, d.confusion.matrix),
         "group_by": names,
         "groups": [_group(g) for g in d.groups],
         "rule_pairs": _rule_pairs(d.rule_pairs),
         "disagreements": [_disagreement(k, e, texts[k - 1]) for k, e in enumerate(shown, 1)],
         "disagreements_total": len(d.disagreements),
-        "notes": d.notes,
+        "notes": list(d.notes),
         "alpha": ALPHA,
         "percent_axis": charts.axis(charts.percent_scale(), "%"),
         "palette": {
@@ -77,65 +83,62 @@ def _pp(fraction: float | None) -> float | None:
     return None if fraction is None else 100 * fraction
 
 
-def _accuracy(acc: Mapping[str, Any] | None) -> dict[str, Any] | None:
+def _accuracy(acc: PairedAccuracy | None) -> dict[str, Any] | None:
     if acc is None:
         return None
-    p = acc["mcnemar_p"]
-    return {**acc, "a": 100 * acc["a"], "b": 100 * acc["b"], "delta": 100 * acc["delta"],
-            "sig": p is not None and p < ALPHA}  # fmt: skip
+    return {**acc.to_dict(), "a": 100 * acc.a, "b": 100 * acc.b, "delta": 100 * acc.delta,
+            "sig": acc.mcnemar_p < ALPHA}  # fmt: skip
 
 
-def _group(g: Mapping[str, Any]) -> dict[str, Any]:
-    acc = g["accuracy"] or {}
+def _group(g: DiffGroup) -> dict[str, Any]:
+    ag, acc = g.agreement, g.accuracy
     percent = charts.percent_scale()
-    pair = [
-        charts.Bar("A", _pp(acc.get("a")), "bar-a"),
-        charts.Bar("B", _pp(acc.get("b")), "bar-b"),
-    ]
-    agree = [charts.Bar("same value", _pp(g["rate"]), "bar-agree")]
-    return {
-        "values": ["—" if v is None else str(v) for v in g["group"].values()],
-        "n": g["n"],
-        "agree": g["agree"],
-        "rate": _pp(g["rate"]),
+    agree = [charts.Bar("same value", _pp(ag.rate), "bar-agree")]
+    row = {
+        "values": ["—" if v is None else str(v) for v in g.group.values()],
+        "n": ag.n,
+        "agree": ag.agree,
+        "rate": _pp(ag.rate),
         "agree_bar": charts.bars(agree, percent, "agreement"),
-        "a": _pp(acc.get("a")),
-        "b": _pp(acc.get("b")),
-        "accuracy_bars": charts.bars(pair, percent, "accuracy") if acc else None,
-        "delta": _pp(acc.get("delta")),
-        "p": acc.get("mcnemar_p"),
     }
+    if acc is None:
+        return {**row, "a": None, "b": None, "accuracy_bars": None, "delta": None, "p": None}
+    pair = [charts.Bar("A", _pp(acc.a), "bar-a"), charts.Bar("B", _pp(acc.b), "bar-b")]
+    return {**row, "a": _pp(acc.a), "b": _pp(acc.b),
+            "accuracy_bars": charts.bars(pair, percent, "accuracy"), "delta": _pp(acc.delta),
+            "p": acc.mcnemar_p}  # fmt: skip
 
 
-def _rule_pairs(pairs: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    total = sum(p["n"] for p in pairs) or 1
+def _rule_pairs(pairs: tuple[RulePair, ...]) -> list[dict[str, Any]]:
+    total = sum(p.n for p in pairs) or 1
     share = charts.percent_scale()
     return [
-        {**p, "share": 100 * p["n"] / total,
-         "bar": charts.bars([charts.Bar("rows", 100 * p["n"] / total, "bar-disagree")], share,
+        {**p.to_dict(), "share": 100 * p.n / total,
+         "bar": charts.bars([charts.Bar("rows", 100 * p.n / total, "bar-disagree")], share,
                             "share of disagreements")}
         for p in pairs
     ]  # fmt: skip
 
 
 def _disagreement(
-    number: int, e: Mapping[str, Any], raws: tuple[str | None, str | None] | None
+    number: int, e: Disagreement, raws: tuple[str | None, str | None] | None
 ) -> dict[str, Any]:
-    a, b = e["a"], e["b"]
-    view = {**e, "number": number, "texts": [], "ids_differ": a["id"] != b["id"]}
+    a, b = e.a, e.b
+    view: dict[str, Any] = {"id": e.id, "truth": e.truth, "a": a, "b": b, "number": number,
+                            "texts": [], "ids_differ": a.id != b.id}  # fmt: skip
     if raws is None:  # a result built without raw texts: the snippets, unmarked
-        view["snippets"] = [("A", a["snippet"]), ("B", b["snippet"])]
+        view["snippets"] = [("A", a.snippet), ("B", b.snippet)]
         return view
     raw_a, raw_b = raws
     if raw_a == raw_b:
         text = raw_a or ""
-        spans = {"a": a["span"], "b": b["span"]}
+        spans = {"a": a.span, "b": b.span}
         view["texts"] = [{"title": "Raw output", "chars": len(text), "spans": _said(spans),
                           "view": mark_spans(text, spans)}]  # fmt: skip
     else:
         view["texts"] = [
             {"title": f"Raw output {name.upper()}", "chars": len(raw or ""),
-             "spans": _said({name: side["span"]}), "view": mark_spans(raw or "", {name: side["span"]})}
+             "spans": _said({name: side.span}), "view": mark_spans(raw or "", {name: side.span})}
             for name, side, raw in (("a", a, raw_a), ("b", b, raw_b))
         ]  # fmt: skip
     view["snippets"] = []

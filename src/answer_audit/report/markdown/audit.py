@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
 
-from answer_audit.analysis.audit import AuditResult
+from answer_audit.analysis.audit import AuditResult, GroupCell, PairedComparison
 from answer_audit.report.markdown.safe import cell, fence, table
 
 
@@ -16,7 +16,7 @@ def pval(p: float | None) -> str:
     return "—" if p is None else (f"{p:.2e}" if p < 1e-3 else f"{p:.3f}")
 
 
-def group_text(group: dict[str, Any]) -> str:
+def group_text(group: Mapping[str, object]) -> str:
     """``k=v, ...``; a missing value is ``—`` as in the HTML report (the text "None" stays
     "None", so the two groups can be told apart)."""
     shown = ("—" if v is None else v for v in group.values())
@@ -40,26 +40,28 @@ def coverage_rows(r: AuditResult) -> list[list[object]]:
     """The coverage facts as ``[label, value]`` rows (shared by the Markdown and HTML reports)."""
     c = r.coverage
     rows: list[list[object]] = [
-        ["rows", c["rows"]],
-        ["scored (truth and stored label)", c["scored"]],
+        ["rows", c.rows],
+        ["scored (truth and stored label)", c.scored],
+        ["skipped: no truth", c.skipped.no_truth],
+        ["skipped: no stored label", c.skipped.no_stored_label],
+        ["groups", c.groups],
     ]
-    for reason, n in c.get("skipped", {}).items():
-        rows.append([f"skipped: {reason.replace('_', ' ')}", n])
-    rows.append(["groups", c.get("groups", 0)])
-    for f in c.get("files", ()):
+    # what the reader reported: its own shape, one per source format
+    source = c.source
+    for f in source.get("files", ()):
         rows.append([f"file {f.get('source', f)}", f"{f.get('rows', '?')} rows ({f.get('format', '?')})"
                      if isinstance(f, dict) else f])  # fmt: skip
-    for run in c.get("runs", ()):
+    for run in source.get("runs", ()):
         rows.append([f"run {run.get('run_id', run)}", f"{run.get('rows', '?')} rows, temperature {run.get('temperature', '?')}"
                      if isinstance(run, dict) else run])  # fmt: skip
     for key in ("bad_lines_skipped", "decode_replacements"):
-        if c.get(key):
-            rows.append([key.replace("_", " "), c[key]])
+        if source.get(key):
+            rows.append([key.replace("_", " "), source[key]])
     return rows
 
 
 def _coverage(r: AuditResult) -> list[str]:
-    group_by = ", ".join(r.settings.get("group_by", ())) or "(none)"
+    group_by = ", ".join(r.settings.group_by) or "(none)"
     rows = coverage_rows(r)
     return ["## Coverage", "", table(["", "value"], rows), "", f"Grouped by: {group_by}.", ""]
 
@@ -70,11 +72,11 @@ def _consistency(r: AuditResult) -> list[str]:
     if c is None:
         return [*out, "Not checked: the table has no stored parse or no stored label.", ""]
     line = (
-        f"Re-scoring the stored parse with `{c['scheme']}` reproduces the stored label on "
-        f"{c['n'] - c['mismatches']} of {c['n']} scored rows ({c['mismatches']} mismatches)."
+        f"Re-scoring the stored parse with `{c.scheme}` reproduces the stored label on "
+        f"{c.n - c.mismatches} of {c.n} scored rows ({c.mismatches} mismatches)."
     )
     out += [line, ""]
-    if c["mismatches"]:
+    if c.mismatches:
         out += [
             "> **WARNING: the stored labels were not produced by this matcher.** The deltas below "
             "mix parser effects with matcher differences; find the runner's matcher before "
@@ -99,13 +101,18 @@ CELLS_NOTE = (
 )
 
 
+def ci_text(c: PairedComparison, digits: int) -> str:
+    """The interval of Δpp as ``+lo to +hi``."""
+    lo, hi = c.delta_ci
+    return f"{lo:+.{digits}f} to {hi:+.{digits}f}"
+
+
 def _sensitivity(r: AuditResult) -> list[str]:
-    rows = [
-        [s["name"], s["parser"], s["normalizer"], s["n"], s["flips"],
-         pct(s["stored_error_pct"]), pct(s["error_pct"]), f"{s['delta_pp']:+.2f}",
-         f"{s['delta_ci'][0]:+.2f} to {s['delta_ci'][1]:+.2f}", pval(s["mcnemar_p"])]
-        for s in r.schemes
-    ]  # fmt: skip
+    rows: list[list[object]] = []
+    for s in r.schemes:
+        o = s.overall
+        rows.append([s.name, s.parser, s.normalizer, o.n, o.flips, pct(o.stored_error_pct),
+                     pct(o.error_pct), f"{o.delta_pp:+.2f}", ci_text(o, 2), pval(o.mcnemar_p)])  # fmt: skip
     header = ["scheme", "parser", "normalizer", "n", "flips", "stored err %", "err %", "Δpp",
               "95% CI Δpp", "McNemar p"]  # fmt: skip
     return ["## Sensitivity (flips)", "", table(header, rows), "", DELTA_NOTE, ""]
@@ -113,15 +120,15 @@ def _sensitivity(r: AuditResult) -> list[str]:
 
 def _verdicts(r: AuditResult) -> list[str]:
     out = ["## Significance verdicts", ""]
-    out += [f"- **{s['name']}**: {s['verdict']}" for s in r.schemes]
+    out += [f"- **{s.name}**: {s.verdict}" for s in r.schemes]
     return [*out, ""]
 
 
 def _markers(r: AuditResult) -> list[str]:
     m = r.markers
     rows: list[list[object]] = [
-        ["raw output", m["raw_role"], m["raw_block"]],
-        ["stored parse", m["parsed_role"], m["parsed_block"]],
+        ["raw output", m.raw_role, m.raw_block],
+        ["stored parse", m.parsed_role, m.parsed_block],
     ]
     note = "Scored rows containing role markers (`user:`, `assistant:`, `system:`, or a line starting with one) or block markers (`passage:`, `question:`, `article:`, `movie title:`, `movie plot:`), case-insensitive."
     return [
@@ -137,14 +144,9 @@ def _markers(r: AuditResult) -> list[str]:
 def _cells(r: AuditResult, max_rows: int) -> list[str]:
     out = ["## Per-group deltas", "", CELLS_NOTE, ""]
     for s in r.schemes:
-        cells = [c for c in r.cells if c["scheme"] == s["name"]]
+        cells = r.cells_of(s.name)
         shown = cells[:max_rows]
-        rows = [
-            [group_text(c["group"]), c["n"], pct(c["stored_error_pct"]), pct(c["error_pct"]),
-             f"{c['delta_pp']:+.2f}", f"{c['delta_ci'][0]:+.1f} to {c['delta_ci'][1]:+.1f}",
-             c["flips"], pval(c["mcnemar_p"]), pval(c["holm_p"])]
-            for c in shown
-        ]  # fmt: skip
+        rows = [_cell_row(c) for c in shown]
         header = [
             "group",
             "n",
@@ -161,8 +163,14 @@ def _cells(r: AuditResult, max_rows: int) -> list[str]:
             if len(cells) > len(shown)
             else ""
         )
-        out += [f"### {s['name']}{more}", "", table(header, rows), ""]
+        out += [f"### {s.name}{more}", "", table(header, rows), ""]
     return out
+
+
+def _cell_row(c: GroupCell) -> list[object]:
+    o = c.stats
+    return [group_text(c.group), o.n, pct(o.stored_error_pct), pct(o.error_pct),
+            f"{o.delta_pp:+.2f}", ci_text(o, 1), o.flips, pval(o.mcnemar_p), pval(c.holm_p)]  # fmt: skip
 
 
 def _think(r: AuditResult) -> list[str]:
@@ -170,16 +178,16 @@ def _think(r: AuditResult) -> list[str]:
     out = [
         "## Think artifacts",
         "",
-        f"Scored rows whose raw output contains `</think>`: {t['rows']}.",
+        f"Scored rows whose raw output contains `</think>`: {t.rows}.",
     ]
-    if t.get("post_think_flips") is not None:
+    if t.post_think_flips is not None:
         out.append(
-            f"Scoring only the text after the last `</think>` (normalizer v2) flips {t['post_think_flips']} of them."
+            f"Scoring only the text after the last `</think>` (normalizer v2) flips {t.post_think_flips} of them."
         )
-        lost = t.get("stored_right_post_think_wrong", [])
+        lost = t.stored_right_post_think_wrong
         if lost:
             out += ["", "Stored correct, but the post-think answer is not:", ""]
-            rows = [[e["id"], e["truth"], e["post_think"]] for e in lost]
+            rows: list[list[object]] = [[e.id, e.truth, e.post_think] for e in lost]
             out.append(table(["id", "truth", "text after </think>"], rows))
     return [*out, ""]
 
@@ -189,17 +197,16 @@ def _rules(r: AuditResult) -> list[str]:
     if not r.rules:
         return [*out, "No parser schemes (only stored parses) were run.", ""]
     for name, counts in r.rules.items():
-        rules = list(counts["overall"])
+        rules = list(counts.overall)
         out += [
             f"### {name}",
             "",
-            table(["rule", "rows"], [[k, v] for k, v in counts["overall"].items()]),
+            table(["rule", "rows"], [[k, v] for k, v in counts.overall.items()]),
             "",
         ]
-        if len(counts["groups"]) > 1:
+        if len(counts.groups) > 1:
             rows = [
-                [group_text(g["group"]), *(g["counts"].get(k, 0) for k in rules)]
-                for g in counts["groups"]
+                [group_text(g.group), *(g.counts.get(k, 0) for k in rules)] for g in counts.groups
             ]
             out += [table(["group", *rules], rows), ""]
     return out
@@ -209,20 +216,22 @@ def _examples(r: AuditResult) -> list[str]:
     out = ["## Examples", ""]
     if not r.examples:
         return [*out, "No flips.", ""]
-    seed = r.settings.get("seed", 0)
+    seed = r.settings.seed
     out += [f"A seeded random sample (seed {seed}) of {len(r.examples)} flipped rows.", ""]
     for i, e in enumerate(r.examples, 1):
-        verdict = f"stored {'✓' if e['stored_label'] else '✗'} → {e['scheme']} {'✓' if e['scheme_label'] else '✗'}"
+        verdict = (
+            f"stored {'✓' if e.stored_label else '✗'} → {e.scheme} {'✓' if e.scheme_label else '✗'}"
+        )
         out += [
-            f"### {i}. {cell(e['id'])} ({e['scheme']})",
+            f"### {i}. {cell(e.id)} ({e.scheme})",
             "",
-            table(["", ""], [["group", group_text(e["group"])], ["truth", e["truth"]],
-                             ["labels", verdict], ["rule", e["rule"]],
-                             ["stored parse", e["stored_parse"]], ["scheme parse", e["scheme_parse"]]]),
+            table(["", ""], [["group", group_text(e.group)], ["truth", e.truth],
+                             ["labels", verdict], ["rule", e.rule],
+                             ["stored parse", e.stored_parse], ["scheme parse", e.scheme_parse]]),
             "",
-            f"Raw output ({e['raw_chars']} characters){', head and tail' if e['raw_tail'] else ''}:",
+            f"Raw output ({e.raw_chars} characters){', head and tail' if e.raw_tail else ''}:",
             "",
-            fence(e["raw_head"] + (f"\n[…]\n{e['raw_tail']}" if e["raw_tail"] else "")),
+            fence(e.raw_head + (f"\n[…]\n{e.raw_tail}" if e.raw_tail else "")),
             "",
         ]  # fmt: skip
     return out

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from answer_audit.analysis.diff import DiffResult
+from answer_audit.analysis.diff_result import DiffGroup, DiffResult, DisagreementSide
 from answer_audit.report.markdown.audit import pval
 from answer_audit.report.markdown.rescore import pct
 from answer_audit.report.markdown.safe import cell, fence, table
@@ -14,8 +12,8 @@ def agreement_text(d: DiffResult) -> str:
     """``A and B agree on 97 of 108 rows (89.8%).``"""
     ag = d.agreement
     return (
-        f"`{d.a}` and `{d.b}` extract the same value on {ag['agree']} of {ag['n']} rows "
-        f"({pct(ag['rate'])}%); both extract nothing on {ag['both_none']}."
+        f"`{d.a}` and `{d.b}` extract the same value on {ag.agree} of {ag.n} rows "
+        f"({pct(ag.rate)}%); both extract nothing on {ag.both_none}."
     )
 
 
@@ -24,8 +22,8 @@ def accuracy_rows(d: DiffResult) -> list[list[object]]:
     a = d.accuracy
     if a is None:
         return []
-    return [[a["n"], pct(a["a"]), pct(a["b"]), f"{100 * a['delta']:+.1f}", a["a_only_correct"],
-             a["b_only_correct"], pval(a["mcnemar_p"])]]  # fmt: skip
+    return [[a.n, pct(a.a), pct(a.b), f"{100 * a.delta:+.1f}", a.a_only_correct,
+             a.b_only_correct, pval(a.mcnemar_p)]]  # fmt: skip
 
 
 ACCURACY_HEADER = ["n", "A acc. %", "B acc. %", "Δ pp (B − A)", "only A correct",
@@ -34,16 +32,17 @@ ACCURACY_HEADER = ["n", "A acc. %", "B acc. %", "Δ pp (B − A)", "only A corre
 
 def diff_group_rows(d: DiffResult) -> tuple[list[str], list[list[object]]]:
     """Per group: agreement, then accuracy under A and B, their difference and McNemar p."""
-    names = list(d.groups[0]["group"]) if d.groups else []
-    rows = []
-    for g in d.groups:
-        acc = g["accuracy"] or {}
-        delta = acc.get("delta")
-        rows.append([*g["group"].values(), g["n"], f"{g['agree']} ({pct(g['rate'])}%)",
-                     pct(acc.get("a")), pct(acc.get("b")),
-                     "—" if delta is None else f"{100 * delta:+.1f}",
-                     pval(acc.get("mcnemar_p"))])  # fmt: skip
+    names = list(d.groups[0].group) if d.groups else []
+    rows = [_group_row(g) for g in d.groups]
     return [*names, "n", "agree", "A acc. %", "B acc. %", "Δ pp", "McNemar p"], rows
+
+
+def _group_row(g: DiffGroup) -> list[object]:
+    ag, acc = g.agreement, g.accuracy
+    if acc is None:
+        return [*g.group.values(), ag.n, f"{ag.agree} ({pct(ag.rate)}%)", "—", "—", "—", "—"]
+    return [*g.group.values(), ag.n, f"{ag.agree} ({pct(ag.rate)}%)", pct(acc.a), pct(acc.b),
+            f"{100 * acc.delta:+.1f}", pval(acc.mcnemar_p)]  # fmt: skip
 
 
 def render_diff_markdown(d: DiffResult, *, max_rows: int = 50, generated_at: str = "") -> str:
@@ -67,8 +66,8 @@ def render_diff_markdown(d: DiffResult, *, max_rows: int = 50, generated_at: str
 def _confusion(d: DiffResult) -> list[str]:
     if d.confusion is None:
         return []
-    labels = d.confusion["labels"]
-    rows = [[label, *counts] for label, counts in zip(labels, d.confusion["matrix"], strict=True)]
+    labels = d.confusion.labels
+    rows = [[label, *counts] for label, counts in zip(labels, d.confusion.matrix, strict=True)]
     return ["## Confusion of extracted values", "", "Rows: A; columns: B.", "",
             table(["A \\ B", *labels], rows), ""]  # fmt: skip
 
@@ -76,7 +75,7 @@ def _confusion(d: DiffResult) -> list[str]:
 def _rule_pairs(d: DiffResult) -> list[str]:
     if not d.rule_pairs:
         return []
-    rows = [[p["a"], p["b"], p["n"]] for p in d.rule_pairs]
+    rows = [[p.a, p.b, p.n] for p in d.rule_pairs]
     return ["## Which rules disagree", "", table(["A rule", "B rule", "rows"], rows), ""]
 
 
@@ -87,16 +86,16 @@ def _disagreements(d: DiffResult, max_rows: int) -> list[str]:
     shown = d.disagreements[:max_rows]
     if len(shown) < len(d.disagreements):
         out += [f"The first {len(shown)} of {len(d.disagreements)} (all in the JSON).", ""]
-    rows = [[e["id"], e["truth"], e["a"]["label"], e["a"]["rule"], _mark(e["a"]),
-             e["b"]["label"], e["b"]["rule"], _mark(e["b"])] for e in shown]  # fmt: skip
+    rows: list[list[object]] = [[e.id, e.truth, e.a.label, e.a.rule, _mark(e.a), e.b.label, e.b.rule, _mark(e.b)]
+            for e in shown]  # fmt: skip
     header = ["id", "truth", "A value", "A rule", "A ok", "B value", "B rule", "B ok"]
     out += [table(header, rows), "", "Snippets: the raw text around each span, marked ⟦so⟧.", ""]
     for e in shown:
-        out += [f"### {cell(e['id'])}", ""]
-        out += [f"A (`{e['a']['rule']}`):", "", fence(e["a"]["snippet"]), ""]
-        out += [f"B (`{e['b']['rule']}`):", "", fence(e["b"]["snippet"]), ""]
+        out += [f"### {cell(e.id)}", ""]
+        out += [f"A (`{e.a.rule}`):", "", fence(e.a.snippet), ""]
+        out += [f"B (`{e.b.rule}`):", "", fence(e.b.snippet), ""]
     return out
 
 
-def _mark(side: dict[str, Any]) -> str:
-    return {True: "✓", False: "✗"}.get(side["correct"], "—")
+def _mark(side: DisagreementSide) -> str:
+    return "—" if side.correct is None else ("✓" if side.correct else "✗")

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from answer_audit.analysis.rescore import RescoreResult
+from answer_audit.analysis.metrics import Bootstrap, Metrics
+from answer_audit.analysis.rescore_result import (
+    Comparison,
+    RescoreGroup,
+    RescoreResult,
+    StoredLabelCheck,
+)
 from answer_audit.report.markdown.audit import pval
 from answer_audit.report.markdown.safe import OwnMarkdown, cell, table
+from answer_audit.schemes.kinds import KINDS
 
 SIDES = ("stored", "rescored")
 
@@ -16,30 +21,30 @@ def pct(x: float | None, digits: int = 1) -> str:
     return "—" if x is None else f"{100 * x:.{digits}f}"
 
 
-def pct_pm(metrics: dict[str, Any] | None, name: str = "accuracy") -> str:
-    """``56.5 ± 4.8``: the metric and its bootstrap std, in percent."""
-    if not metrics or metrics.get(name) is None:
+def pct_pm(value: float | None, boot: Bootstrap | None) -> str:
+    """``56.5 ± 4.8``: a rate and its bootstrap std, in percent."""
+    if value is None or boot is None:
         return "—"
-    boot = metrics["bootstrap"][name]
-    return f"{pct(metrics[name])} ± {pct(boot['std'])}"
+    return f"{pct(value)} ± {pct(boot.std)}"
 
 
-def pct_ci(metrics: dict[str, Any] | None, name: str = "accuracy") -> str:
-    """``46.3–65.8``: the bootstrap percentile interval, in percent."""
-    if not metrics or metrics.get(name) is None:
+def pct_ci(value: float | None, boot: Bootstrap | None) -> str:
+    """``46.3–65.8``: a rate's bootstrap percentile interval, in percent."""
+    if value is None or boot is None:
         return "—"
-    lo, hi = metrics["bootstrap"][name]["ci"]
+    lo, hi = boot.ci
     return f"{pct(lo)}–{pct(hi)}"
 
 
-def flips_text(entry: dict[str, Any]) -> str:
+def flips_text(entry: Comparison) -> str:
     """One sentence on the paired change between stored and rescored labels."""
-    if entry.get("flips") is None:
+    change = entry.change
+    if change is None:
         return "No stored parse given: nothing to compare."
     return (
-        f"Flips: {entry['flips']} (stored only correct {entry['stored_only_correct']}, "
-        f"rescored only correct {entry['rescored_only_correct']}); accuracy change "
-        f"{100 * entry['accuracy_delta']:+.1f} pp; exact McNemar p = {pval(entry['mcnemar_p'])}."
+        f"Flips: {change.flips} (stored only correct {change.stored_only_correct}, "
+        f"rescored only correct {change.rescored_only_correct}); accuracy change "
+        f"{100 * change.accuracy_delta:+.1f} pp; exact McNemar p = {pval(change.mcnemar_p)}."
     )
 
 
@@ -56,26 +61,32 @@ def render_rescore_markdown(result: RescoreResult, *, generated_at: str = "") ->
 def _coverage(r: RescoreResult) -> list[str]:
     c = r.coverage
     rows: list[list[object]] = [
-        ["rows", c["rows"]],
-        ["scored (with a truth)", c["scored"]],
-        ["skipped: no truth", c["no_truth"]],
+        ["rows", c.rows],
+        ["scored (with a truth)", c.scored],
+        ["skipped: no truth", c.no_truth],
         ["parser", f"{r.parser} ({r.family})"],
-        ["bootstrap", f"B={r.settings['bootstrap']}, seed {r.settings['seed']}"],
+        ["bootstrap", f"B={r.settings.bootstrap}, seed {r.settings.seed}"],
     ]
-    if r.family == "freeform":
+    if KINDS[r.family].compares_text:  # choice and JSON values are matched as they are
         rows.append(["normalizer", r.normalizer])
-    rows += [["file", f["source"]] for f in c.get("files", [])]
+    rows += [["file", name] for name in c.files]
     return ["## Coverage", "", table(["", "value"], rows), ""]
 
 
-def metric_rows(entry: dict[str, Any]) -> list[list[object]]:
+def sides(entry: Comparison) -> list[tuple[str, Metrics]]:
+    """The labellings compared, by name (`SIDES`): the stored one only when there is one."""
+    named = zip(SIDES, (entry.stored, entry.rescored), strict=True)
+    return [(name, m) for name, m in named if m is not None]
+
+
+def metric_rows(entry: Comparison) -> list[list[object]]:
     """Rows of the stored-vs-rescored table: side, n, accuracy, CI, balanced, failures, errors."""
     rows: list[list[object]] = []
-    for side in SIDES:
-        m = entry[side]
-        if m is not None:
-            rows.append([side, m["n"], pct_pm(m), pct_ci(m), pct_pm(m, "balanced_accuracy"),
-                         pct_ci(m, "balanced_accuracy"), m["failures"], m["errors"]])  # fmt: skip
+    for side, m in sides(entry):
+        acc, bal = m.bootstrap.accuracy, m.bootstrap.balanced_accuracy
+        rows.append([side, m.n, pct_pm(m.accuracy, acc), pct_ci(m.accuracy, acc),
+                     pct_pm(m.balanced_accuracy, bal), pct_ci(m.balanced_accuracy, bal),
+                     m.failures, m.errors])  # fmt: skip
     return rows
 
 
@@ -93,37 +104,37 @@ def _overall(r: RescoreResult) -> list[str]:
         "interval.",
         "",
     ]
-    label = o.get("stored_label")
+    label = o.stored_label
     if label is not None:
         out += [cell(stored_label_text(label)), ""]  # row ids are input data
     return out
 
 
-def stored_label_text(label: dict[str, Any]) -> str:
+def stored_label_text(label: StoredLabelCheck) -> str:
     """What the stored correctness column says, and whether the recomputed labels agree."""
-    head = f"Stored correctness column: accuracy {pct(label['accuracy'])}% on {label['n']} rows"
-    if label["disagreements"] is None:
+    head = f"Stored correctness column: accuracy {pct(label.accuracy)}% on {label.n} rows"
+    if label.disagreements is None:
         return head + "."
-    if not label["disagreements"]:
+    if not label.disagreements:
         return f"{head}; the stored parse scored by this matcher reproduces every one of them."
-    ids = ", ".join(map(str, label["disagreement_ids"][:5]))
+    ids = ", ".join(map(str, label.disagreement_ids[:5]))
     return (
         f"{head}; the stored parse scored by this matcher disagrees with it on "
-        f"{label['disagreements']} row(s) (e.g. {ids}): the runner matched differently."
+        f"{label.disagreements} row(s) (e.g. {ids}): the runner matched differently."
     )
 
 
 def _recall(r: RescoreResult) -> list[str]:
-    sides = [s for s in SIDES if r.overall[s] is not None]
-    recalls = [r.overall[s]["per_class_recall"] for s in sides]
+    named = sides(r.overall)
+    recalls = [m.per_class_recall for _, m in named]
     classes = list(dict.fromkeys(c for rec in recalls for c in rec))
-    if not classes or r.family == "freeform":
+    if not classes or not KINDS[r.family].closed_values:
         return []
-    rows = [
-        [c, *(f"{rec[c]['correct']}/{rec[c]['total']}" if c in rec else "—" for rec in recalls)]
+    rows: list[list[object]] = [
+        [c, *(f"{rec[c].correct}/{rec[c].total}" if c in rec else "—" for rec in recalls)]
         for c in classes
     ]
-    return ["## Recall per truth class", "", table(["truth", *sides], rows), ""]
+    return ["## Recall per truth class", "", table(["truth", *(s for s, _ in named)], rows), ""]
 
 
 GROUP_HEADER = ["n", "stored acc. %", "rescored acc. %", "Δ pp", "flips", "McNemar p",
@@ -132,13 +143,16 @@ GROUP_HEADER = ["n", "stored acc. %", "rescored acc. %", "Δ pp", "flips", "McNe
 
 def group_rows(r: RescoreResult) -> tuple[list[str], list[list[object]]]:
     """Per-group table: one column per group-by column, then n, accuracies, Δ, flips, p, counts."""
-    rows = [
-        [*g["group"].values(), g["rescored"]["n"], pct(_acc(g["stored"])),
-         pct(_acc(g["rescored"])), _delta(g), "—" if g["flips"] is None else g["flips"],
-         pval(g["mcnemar_p"]), g["rescored"]["failures"], g["rescored"]["errors"]]
-        for g in r.groups
-    ]  # fmt: skip
-    return [*r.settings["group_by"], *GROUP_HEADER], rows
+    return [*r.settings.group_by, *GROUP_HEADER], [_group_row(g) for g in r.groups]
+
+
+def _group_row(g: RescoreGroup) -> list[object]:
+    c, change = g.comparison, g.comparison.change
+    return [*g.group.values(), c.rescored.n, pct(_acc(c.stored)), pct(_acc(c.rescored)),
+            "—" if change is None else f"{100 * change.accuracy_delta:+.1f}",
+            "—" if change is None else change.flips,
+            pval(None if change is None else change.mcnemar_p),
+            c.rescored.failures, c.rescored.errors]  # fmt: skip
 
 
 def _groups(r: RescoreResult) -> list[str]:
@@ -147,31 +161,26 @@ def _groups(r: RescoreResult) -> list[str]:
     return ["## Per group", "", table(*group_rows(r)), ""]
 
 
-def _acc(m: dict[str, Any] | None) -> float | None:
-    return None if m is None else m["accuracy"]
-
-
-def _delta(g: dict[str, Any]) -> str:
-    d = g.get("accuracy_delta")
-    return "—" if d is None else f"{100 * d:+.1f}"
+def _acc(m: Metrics | None) -> float | None:
+    return None if m is None else m.accuracy
 
 
 def _incidence(r: RescoreResult) -> list[str]:
     inc = r.incidence
-    classes = inc["classes"]
-    title = "How the JSON field appeared" if inc["by"] == "json-field" else "Which rule fired"
-    total = sum(c["n"] for c in inc["categories"]) or 1
+    classes = inc.classes
+    title = "How the JSON field appeared" if inc.by == "json-field" else "Which rule fired"
+    total = sum(c.n for c in inc.categories) or 1
     rows = [
-        [c["category"], OwnMarkdown(c["description"]), c["n"], f"{100 * c['n'] / total:.1f}",
-         f"{c['correct']}/{c['scored']}", *(c["truth"][k] for k in classes)]
-        for c in inc["categories"]
+        [c.category, OwnMarkdown(c.description), c.n, f"{100 * c.n / total:.1f}",
+         f"{c.correct}/{c.scored}", *(c.truth[k] for k in classes)]
+        for c in inc.categories
     ]  # fmt: skip
     header = ["category", "meaning", "rows", "%", "correct", *(f"truth {k}" for k in classes)]
     note = (
         "Rows per category of the rescored extraction; `correct` is out of the rows with a truth, "
         "and the `truth` columns count those rows per truth class"
     )
-    if inc["by"] == "json-field":
+    if inc.by == "json-field":
         note += " (e.g. the `null` row: how many outputs said null, by their true value)"
     note += "."
     return [f"## {title}", "", note, "", table(header, rows), ""]
@@ -180,8 +189,8 @@ def _incidence(r: RescoreResult) -> list[str]:
 def _confusion(r: RescoreResult) -> list[str]:
     if r.confusion is None:
         return []
-    labels = r.confusion["labels"]
-    rows = [[label, *counts] for label, counts in zip(labels, r.confusion["matrix"], strict=True)]
+    labels = r.confusion.labels
+    rows = [[label, *counts] for label, counts in zip(labels, r.confusion.matrix, strict=True)]
     return [
         "## Stored vs rescored values",
         "",

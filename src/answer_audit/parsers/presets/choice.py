@@ -1,5 +1,8 @@
-"""Newer multiple-choice presets, as data: ``choice/v4`` and two presets that mimic common
-evaluation-framework conventions (for comparison in `make accuracy`, `diff` and audits).
+"""The built-in multiple-choice presets, as data for the choice engine (`parsers.choice`).
+
+``choice/v1`` .. ``choice/v4`` are frozen once released (tests/parsers/test_golden.py pins what
+each extracts); ``choice/answer-colon-first`` and ``choice/letter-boundary`` mimic common
+evaluation-framework conventions, for comparison in `make accuracy`, `diff` and audits.
 
 Every pattern runs on NFKC-normalized, lowercased text; ``{L}`` is the choice letters and
 ``{D}`` the digit range.
@@ -7,29 +10,72 @@ Every pattern runs on NFKC-normalized, lowercased text; ``{L}`` is the choice le
 
 from __future__ import annotations
 
-from answer_audit.parsers.choice import ChoicePreset, ChoiceStep
+from answer_audit.parsers.choice import ChoicePreset
+from answer_audit.parsers.choice_step import ChoiceStep
+from answer_audit.text.vocabulary import ANSWER_WORDS
 
-# Answer prefixes written before a colon, in the order the comparison preset tries them.
-MULTILINGUAL_PREFIXES = (
-    "answer",  # English
-    "回答", "答え", "解答", "正解",  # Japanese
-    "答案", "答", "选",  # Chinese
-    "정답", "답",  # Korean
-    "antwort",  # German
-    "réponse",  # French
-    "respuesta",  # Spanish
-    "risposta",  # Italian
-    "resposta",  # Portuguese
-    "jawaban",  # Indonesian
-    "jibu",  # Swahili
-    "الإجابة", "الجواب",  # Arabic
-    "उत्तर",  # Hindi
-    "উত্তর",  # Bengali
-)  # fmt: skip
+# A choice token that is not part of a word or a number (choice/v3).
+_STANDALONE_TOKEN = r"(?<![0-9a-z])([{D}{L}])(?![0-9a-z])"
+
+CHOICE_V1 = ChoicePreset(
+    "choice/v1",
+    (
+        ChoiceStep(
+            "regex",
+            "answer-regex",
+            patterns=(r"(?:回答|answer)\s*[:：]\s*([{L}{D}])",),
+            pick="first",
+        ),
+        ChoiceStep("last-char", "last-char"),
+    ),
+)
+CHOICE_V2 = ChoicePreset(
+    "choice/v2",
+    (
+        ChoiceStep(
+            "trigger-lines",
+            "answer-line",
+            triggers=("answer", "回答"),
+            patterns=(r"(?<![0-9])([{D}])(?![0-9])", r"(?<![a-z])([{L}])(?![a-z])"),
+            pick="first",
+        ),
+        ChoiceStep(
+            "window",
+            "last-lines",
+            lines=3,
+            patterns=(r"(?<![0-9])([{D}])(?![0-9])", r"(?<![a-z])([{L}])(?![a-z])"),
+        ),
+        ChoiceStep(
+            "window",
+            "whole-text",
+            patterns=(r"(?<![0-9])([{D}])(?![0-9])", r"(?<![a-z])([{L}])(?![a-z])"),
+        ),
+    ),
+)
+CHOICE_V3 = ChoicePreset(
+    "choice/v3",
+    (
+        ChoiceStep(
+            "trigger-lines",
+            "answer-line",
+            triggers=("answer", "回答"),
+            patterns=(_STANDALONE_TOKEN,),
+        ),
+        ChoiceStep(
+            "trigger-lines",
+            "correct-is-line",
+            triggers=("正解は", "正解が"),
+            patterns=(_STANDALONE_TOKEN,),
+        ),
+        ChoiceStep("tail-repeat", "tail-single-char", lines=5),
+    ),
+)
+
+# ---------------------------------------------------------------------------- choice/v4
 
 # Phrases after which a choice is given ("the answer is B", "正解は b", "故选 A").
 _TRIGGERS = (
-    *MULTILINGUAL_PREFIXES,
+    *ANSWER_WORDS,
     r"答复|答は|解は|而是|故选|应选|选项|选择|我选",
     r"正しい(?:選択肢|もの|の)|誤っている(?:選択肢|もの|の)|誤り(?:のもの)?は|適切な(?:選択肢|もの)|該当する(?:選択肢|もの)",
     r"correct (?:option|choice|letter)|(?:best|right) (?:option|choice)",
@@ -49,7 +95,7 @@ _LINK_WORDS = (
 # these characters, none of which is a choice, so no split inside a run can match where the
 # whole run does not. Trying every split was quadratic in a run of `*` or quotes (exponential
 # with _WRAP's first `\*\*|\*` and `\$+`). The same matches as the first written form
-# (tests/test_choice_v4.py keeps it and compares).
+# (tests/parsers/test_choice.py keeps it and compares).
 _GAP = (
     r"(?:[ \t*_#>=:\-–—)）\]】\"'“”‘’]++|\([^()\n]{0,24}\)|（[^（）\n]{0,24}）"
     rf"|\b(?:{_LINK_WORDS})\b|是|为|為|は|が|은|는|হলো|হল|を)*(?:\n[ \t*_>]*+)?"
@@ -141,6 +187,8 @@ CHOICE_V4 = ChoicePreset(
     masks=_MASKS,
 )
 
+# ------------------------------------------------- framework conventions, for comparison
+
 # simple-evals style: a case-insensitive "Answer: X" tried first-match, then each prefix in turn.
 CHOICE_ANSWER_COLON_FIRST = ChoicePreset(
     "choice/answer-colon-first",
@@ -148,7 +196,7 @@ CHOICE_ANSWER_COLON_FIRST = ChoicePreset(
         ChoiceStep(
             "regex",
             "answer-colon",
-            patterns=tuple(rf"{prefix}\s*:\s*([{{L}}])" for prefix in MULTILINGUAL_PREFIXES),
+            patterns=tuple(rf"{prefix}\s*:\s*([{{L}}])" for prefix in ANSWER_WORDS),
             pick="first",
         ),
     ),

@@ -1,0 +1,205 @@
+"""Reading answer statements: the ``statements`` step kind of the choice engine.
+
+A *statement* is a place where the output gives one choice: a pattern match (``Answer: B``,
+``正解は b``, ``D is correct``), or with ``bare`` a line that is one choice alone (``**B**``) or a
+first line led by one (``B) 1648``). Negated, example and alternative ("B or C") statements are
+dropped, and so is everything after an invented next question. Then the final statement wins,
+with two exceptions that mean "no answer": the statements end in a cycle through the options
+(``a b c d a b c d ...``), or they end by enumerating every option once.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from answer_audit.parsers.choice_patterns import StepRegexes
+from answer_audit.parsers.choice_step import ChoiceStep, Decision, Lines, NoAnswer
+from answer_audit.text.prefilters import may_match
+
+
+class _Statement(NamedTuple):  # a tuple: a long repetitive output makes tens of thousands
+    start: int
+    end: int
+    token: str
+    rule: str
+    # A pattern's statement: its whole match, read (only if a cycle makes it matter) for
+    # whether its line says more than a label and the choice (`_says_more`).
+    said: tuple[int, int] | None = None
+
+
+def read_statements(
+    step: ChoiceStep, rx: StepRegexes, norm: str, lines: Lines, n_choices: int
+) -> Decision:
+    """Run one ``statements`` step on the normalized (masked) text: the final statement, no
+    answer (a cycle or an enumeration), or None when the text makes no statement."""
+    found = _statements(step, rx.for_text(norm), norm, lines)
+    return _decide(found, n_choices, norm)
+
+
+def _statements(step: ChoiceStep, rx: StepRegexes, norm: str, lines: Lines) -> list[_Statement]:
+    found: dict[int, _Statement] = {}
+    for pattern, needs in zip(rx.patterns, rx.pattern_needs, strict=True):
+        if not may_match(needs, norm):
+            continue  # no match anywhere in this text
+        g = 1 if pattern.groups else 0
+        for m in pattern.finditer(norm):
+            start, end = m.span(g)
+            if start < 0:
+                continue  # the group took no part (a preset file's alternative groups)
+            if start not in found and _counts(rx, norm, start, end):
+                found[start] = _Statement(start, end, m.group(g), step.rule, m.span())
+    if step.bare:
+        for i, (offset, line) in enumerate(lines):
+            bare = rx.bare_line.fullmatch(line)
+            if bare is not None and _not_example(rx, norm, offset + bare.start(1)):
+                s = offset + bare.start(1)
+                found.setdefault(s, _Statement(s, s + 1, bare.group(1), "bare-line"))
+            elif i == 0 and (lead := _lead_line(rx, lines)) is not None:
+                s = offset + lead.start(1)
+                found.setdefault(s, _Statement(s, s + 1, lead.group(1), "lead-line"))
+    ordered = [found[k] for k in sorted(found)]
+    if ordered and rx.stop is not None:
+        stop = rx.stop.search(norm, ordered[0].end)
+        if stop is not None:
+            ordered = [s for s in ordered if s.start < stop.start()]
+    return ordered
+
+
+def _lead_line(rx: StepRegexes, lines: Lines) -> re.Match[str] | None:
+    """A first line led by a choice ("B) 1648"), unless other lines list options the same way."""
+    lead = rx.lead_line.match(lines[0][1])
+    if lead is None or sum(rx.enumerated_line.match(x) is not None for _, x in lines) > 1:
+        return None
+    return lead
+
+
+def _counts(rx: StepRegexes, norm: str, start: int, end: int) -> bool:
+    """A pattern's token is a statement unless negated, one of alternatives, or an example."""
+    if norm[start:end] == "a" and _is_article(norm, end):
+        return False
+    if rx.negation is not None and rx.negation.match(norm, end):
+        return False
+    if rx.after_alternative.match(norm, end):
+        return False
+    if _may_end_alternatives(rx, norm[end - 1]) and rx.before_alternative.search(
+        norm, max(0, start - 24), end
+    ):
+        return False
+    return _not_example(rx, norm, start)
+
+
+# `before_alternative` ends with `$` at the statement's end, so a match's last character is the
+# one before that end: the end of `_BETWEEN_ALTERNATIVES` (a space, or one of its joiners), of
+# option/選択肢/选项, or an opening bracket. A statement that ends in its choice letter (every
+# built-in pattern's) therefore never matches, and its search over the window is skipped.
+_ALTERNATIVES_LAST = frozenset("/,、・か或者和びはとやn肢项(（")
+
+
+def _may_end_alternatives(rx: StepRegexes, last: str) -> bool:
+    """False only when ``before_alternative`` cannot match ending after ``last`` (for `re`
+    patterns: `\\s` is `str.isspace`; a preset file's `regex` pattern is always searched)."""
+    return (
+        last in _ALTERNATIVES_LAST
+        or last.isspace()
+        or type(rx.before_alternative) is not re.Pattern
+    )
+
+
+_REASON_MIN_CHARS = 4
+# Matches at the start of a text exactly when it holds at least _REASON_MIN_CHARS word
+# characters (stops at the fourth instead of listing them all; \W and \w never overlap).
+_ENOUGH_WORDS = re.compile(rf"(?:\W*\w){{{_REASON_MIN_CHARS}}}")
+
+
+def _says_more(norm: str, start: int, end: int) -> bool:
+    """Whether the statement's line holds other words than the statement (a reason, a
+    conclusion), unlike a bare label line such as ``回答（1文字のみ）: a``."""
+    window = _EXAMPLE_LOOKBACK  # bounded both ways, so long lines stay linear
+    line_start = norm.rfind("\n", max(0, start - window), start) + 1 or max(0, start - window)
+    line_end = norm.find("\n", end, end + window)
+    rest = norm[line_start:start] + norm[end : end + window if line_end < 0 else line_end]
+    return _ENOUGH_WORDS.match(rest) is not None
+
+
+_ARTICLE_FOLLOWER = re.compile(r"[ \t]+([a-z][a-z'’-]+)")
+_NOT_AFTER_ARTICLE = frozenset({"because", "since", "as", "is", "was", "and", "or", "but"})
+
+
+def _is_article(norm: str, end: int) -> bool:
+    """English "a" followed by a word ("the answer is a trick question") is not option a."""
+    m = _ARTICLE_FOLLOWER.match(norm, end)
+    return m is not None and m.group(1) not in _NOT_AFTER_ARTICLE
+
+
+_EXAMPLE_LOOKBACK = 120  # characters: an example cue is close; bounded so long lines stay linear
+
+
+def _not_example(rx: StepRegexes, norm: str, start: int) -> bool:
+    if rx.ignore is None:
+        return True
+    line_start = max(
+        norm.rfind("\n", max(0, start - _EXAMPLE_LOOKBACK), start) + 1, start - _EXAMPLE_LOOKBACK, 0
+    )
+    return rx.ignore.search(norm, line_start, start) is None
+
+
+# ------------------------------------------------------------------- decisions
+
+_MIN_CYCLE_STATEMENTS = 6
+
+
+def _decide(found: list[_Statement], n_choices: int, norm: str) -> Decision:
+    """The final statement, unless the statements end in a cycle or an enumeration.
+
+    In a cycle, labelled lines (``回答: a``) are part of the cycle like bare letters; only a
+    reasoned statement (one whose line says more) can still be the answer, and only when the
+    reasoned statements inside the cycle agree.
+    """
+    if not found:
+        return None
+    tokens = [s.token for s in found]
+    cycle_start = _cycle_start(tokens)
+    if cycle_start is not None:
+        cycle_span = (found[cycle_start].start, found[-1].end)
+        reasoned = [s for s in found if s.said is not None and _says_more(norm, *s.said)]
+        inside = {s.token for s in reasoned if s.start >= found[cycle_start].start}
+        if len(inside) > 1 or not reasoned:
+            return NoAnswer("cycle-no-answer", cycle_span)
+        last = reasoned[-1]
+        return last.start, last.end, last.token, "answer-before-cycle"
+    tail = _distinct_tail(tokens)
+    if n_choices >= 3 and len(tail) >= n_choices:
+        found = found[: len(found) - len(tail)]
+        if not found:
+            return NoAnswer("enumeration-no-answer")
+    last = found[-1]
+    return last.start, last.end, last.token, last.rule
+
+
+def _cycle_start(tokens: list[str]) -> int | None:
+    """Start of the longest tail that repeats a period of 2+ different tokens, if any."""
+    best: int | None = None
+    n = len(tokens)
+    # The final token's trailing run: inside it every period repeats, and a tail holds two
+    # different tokens exactly when it reaches past it (a long "b b b ..." costs one pass).
+    same = n - next((i for i in range(n - 2, -1, -1) if tokens[i] != tokens[-1]), -1) - 1
+    for period in range(2, 9):
+        if n < max(2 * period, _MIN_CYCLE_STATEMENTS):
+            break
+        i = min(n - period - 1, n - same - 1)
+        while i >= 0 and tokens[i] == tokens[i + period]:
+            i -= 1
+        start = i + 1
+        if n - start >= max(2 * period, _MIN_CYCLE_STATEMENTS) and n - start > same:
+            best = start if best is None else min(best, start)
+    return best
+
+
+def _distinct_tail(tokens: list[str]) -> list[str]:
+    seen: list[str] = []
+    for t in reversed(tokens):
+        if t in seen:
+            break
+        seen.append(t)
+    return seen

@@ -1,0 +1,115 @@
+"""The data of the choice engine: a preset's steps, and what a step decides.
+
+The engine (`choice`) and the readers of the ``statements`` and ``option-text`` steps
+(`choice_statements`, `choice_option_text`) all import these types from here, so none of them
+imports another's internals the other way round.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+StepKind = Literal[
+    "trigger-lines", "regex", "window", "tail-repeat", "last-char", "statements", "option-text"
+]
+# The options' texts of one question: in choice order, or keyed by letter.
+OptionTexts = Sequence[str] | Mapping[str, str]
+# The non-blank lines of a normalized text, stripped, each with the offset where it starts.
+Lines = list[tuple[int, str]]
+
+
+@dataclass(frozen=True)
+class ChoiceStep:
+    """One step of a choice preset.
+
+    - ``trigger-lines``: lines from the last upward that contain a trigger; in the first such
+      line where a pattern matches (patterns tried in order), take its ``pick`` match.
+    - ``regex``: the patterns on the whole normalized text, ``pick`` match of the first that hits.
+    - ``window``: the patterns (in order) over the last ``lines`` lines (all text when None),
+      first match in reading order.
+    - ``tail-repeat``: among the last ``lines`` lines from the last upward, drop every character
+      that is not a choice token; a non-empty run of one repeated character is the choice.
+    - ``last-char``: the last choice-token character anywhere in the text.
+    - ``statements``: every answer statement (``patterns``; with ``bare``, also lines that are
+      one choice alone and a first line led by one), minus negated ones (``negations`` right
+      after the token), examples (``ignore`` earlier on the line) and those after an invented
+      next question (``stops``); the final statement wins, unless the statements cycle through
+      the options or enumerate them, which is no answer (see `choice_statements`).
+    - ``option-text``: the text of exactly one option (given at extraction time), after the
+      last answer trigger (``patterns``) or in a short whole answer.
+    """
+
+    kind: StepKind
+    rule: str
+    triggers: tuple[str, ...] = ()
+    patterns: tuple[str, ...] = ()
+    pick: Literal["first", "last"] = "last"
+    lines: int | None = None
+    negations: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    stops: tuple[str, ...] = ()
+    bare: bool = False
+
+    def describe(self) -> str:
+        """The step as one line of the preset's rules (for docs and `parsers`)."""
+        pats = " else ".join(f"`{p}`" for p in self.patterns)
+        trig = " or ".join(f"`{t}`" for t in self.triggers)
+        match self.kind:
+            case "trigger-lines":
+                where = f"lines from the last upward containing {trig}"
+                return f"`{self.rule}`: {where}: {self.pick} match of {pats}"
+            case "regex":
+                return f"`{self.rule}`: {self.pick} match of {pats} in the whole text"
+            case "window":
+                where = f"the last {self.lines} lines" if self.lines else "the whole text"
+                return f"`{self.rule}`: first match of {pats} in {where}"
+            case "tail-repeat":
+                return (
+                    f"`{self.rule}`: among the last {self.lines} lines (from the last), keep only "
+                    "choice characters; one repeated character is the answer"
+                )
+            case "last-char":
+                return f"`{self.rule}`: the last choice character anywhere in the text"
+            case "statements":
+                return self._describe_statements()
+            case "option-text":
+                return (
+                    f"`{self.rule}`: the options' texts (when given; longest first, whole words): "
+                    "exactly one of them after the last answer trigger, else in a one- or two-line "
+                    "answer"
+                )
+        raise AssertionError(self.kind)  # pragma: no cover
+
+    def _describe_statements(self) -> str:
+        lines = (
+            ", lines that are one choice alone (`bare-line`) and a first line led by one "
+            "(`lead-line`, unless other lines list options the same way)"
+            if self.bare
+            else ""
+        )
+        return (
+            f"`{self.rule}`: every answer statement ({len(self.patterns)} patterns){lines}, minus "
+            f"negated ones ({len(self.negations)} cue patterns right after the choice), examples "
+            f"({len(self.ignore)} cue patterns earlier on the line), 'x or y' ones and those after "
+            f"an invented next question ({len(self.stops)} marker patterns); the final statement "
+            "wins. `cycle-no-answer`: the statements end in a cycle through the options (a period "
+            "of 2+ different choices, repeated); then only a reasoned statement (its line says more "
+            "than a label and the choice) can answer (`answer-before-cycle`), if those in the cycle "
+            "agree. `enumeration-no-answer`: they end by naming every option once"
+        )
+
+
+@dataclass(frozen=True)
+class NoAnswer:
+    """A step's decision that the output gives no answer (rule says why); stops the steps."""
+
+    rule: str
+    span: tuple[int, int] | None = None
+
+
+Found = tuple[int, int, str, str]  # start, end, token, rule
+# What a step decides: a token and where (with its own rule, or the step's), no answer, or
+# nothing (the next step runs).
+Decision = Found | tuple[int, int, str] | NoAnswer | None

@@ -1,0 +1,50 @@
+"""Every built-in preset, as data: one module per parser family, and `BUILTIN`, all of them.
+
+- `presets.choice`: ``choice/v1`` .. ``choice/v4``, and two framework conventions (`COMPARISON`)
+- `presets.freeform`: ``freeform/v1`` .. ``freeform/v3``
+- `presets.number`: ``number/v1``
+- `presets.json`: ``json/isup_grade``
+
+A built-in preset is frozen once released: tests/parsers/test_golden.py pins what each extracts.
+A new version is a new preset object here, never a change to an old one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+
+from answer_audit.parsers.base import Parser
+from answer_audit.parsers.presets.choice import (
+    CHOICE_ANSWER_COLON_FIRST,
+    CHOICE_LETTER_BOUNDARY,
+    CHOICE_V1,
+    CHOICE_V2,
+    CHOICE_V3,
+    CHOICE_V4,
+)
+from answer_audit.parsers.presets.freeform import FREEFORM_V1, FREEFORM_V2, FREEFORM_V3
+from answer_audit.parsers.presets.json import JSON_ISUP_GRADE
+from answer_audit.parsers.presets.number import NUMBER_V1
+
+# By name, in a stable order: family by family, versions in release order.
+BUILTIN: Mapping[str, Parser] = MappingProxyType(
+    {
+        p.name: p
+        for p in (
+            FREEFORM_V1,
+            FREEFORM_V2,
+            FREEFORM_V3,
+            CHOICE_V1,
+            CHOICE_V2,
+            CHOICE_V3,
+            CHOICE_V4,
+            CHOICE_ANSWER_COLON_FIRST,
+            CHOICE_LETTER_BOUNDARY,
+            JSON_ISUP_GRADE,
+            NUMBER_V1,
+        )
+    }
+)
+# Presets that mimic other frameworks' conventions: for comparison, not recommended for use.
+COMPARISON = frozenset({CHOICE_ANSWER_COLON_FIRST.name, CHOICE_LETTER_BOUNDARY.name})
