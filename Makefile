@@ -59,7 +59,7 @@ accuracy: $(STAMP)
 	$(BIN)/python benchmarks/accuracy.py
 
 clean:
-	rm -rf $(VENV) tmp .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) tmp .pytest_cache .mypy_cache .ruff_cache .hypothesis
 
 # Regenerates docs/cli.md (every command's --help) and the preset table in docs/presets.md;
 # tests/test_docs.py fails when either is stale.

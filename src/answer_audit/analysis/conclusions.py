@@ -17,12 +17,12 @@ intervals for differences, the pooled two-proportion z test, and a row bootstrap
 level for changes and best-level shares. With an item column (``settings.item``) the same item
 under two levels is not independent: intervals come from a cluster bootstrap that resamples
 items with all their rows, and p-values from the exact permutation test that shuffles levels
-within each item only (`inference.within_item_permutation_p`). The change interval always resamples rows or items
-once for both labellings, so the two effects are paired.
+within each item only (`inference.within_item_permutation_p`). The change interval resamples
+rows or items once for both labellings, so the two effects are paired.
 
 Everything is computed from `conclusions_counts.OutcomeCounts`, which merge across partitions;
-random streams are seeded from ``settings.seed`` and the stratum, so results do
-not depend on row order, on how the table was split, or on which other schemes are analysed.
+random streams are seeded from ``settings.seed`` and the stratum only, so results do not depend
+on row order, on how the table was split, or on which other schemes are analysed.
 
 >>> import polars as pl
 >>> rows = pl.DataFrame({"model": ["a"] * 4 + ["b"] * 4,

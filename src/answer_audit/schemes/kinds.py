@@ -21,6 +21,7 @@ input       freeform, number     choice     json value   json truth
 ``None``    ``None``             ``None``   ``None``     ``None``
 ==========  ===================  =========  ===========  ===========
 
+(Truths are text in the table: the ``3.5`` row of the last column is the truth ``"3.5"``.)
 The canonical table keeps what a parser extracted as text (``value`` column); typing applies
 where a value is compared with a truth or reported per row (`answer_audit.schemes.labels`).
 Code elsewhere names a kind by its name (``"choice"``, as in the JSON reports and
