@@ -119,3 +119,17 @@ def test_adjudicated_label_is_the_majority_of_three() -> None:
     assert item.adjudicated is False
     item = accuracy.Item("k", "conformity", "text", False, "t", second=True, third=True)
     assert item.adjudicated is True
+
+
+@pytest.mark.real
+def test_the_recommended_presets_state_their_measured_agreement() -> None:
+    from answer_audit.parsers.presets.recommended import RECOMMENDED
+
+    held_out = {k: v for k, v in cells().items() if k[2] == "test"}
+    choice = RECOMMENDED["choice"]
+    rates = [rate for (p, _d, _s), rate in held_out.items() if p == choice.preset]
+    if all(rate == 1.0 for rate in rates):
+        assert choice.agreement.startswith("100%")
+    freeform = RECOMMENDED["freeform"]
+    rate = held_out[(f"{freeform.preset}:{freeform.matcher}", "conformity", "test")]
+    assert freeform.agreement.startswith(f"{100 * rate:.1f}%")

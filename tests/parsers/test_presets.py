@@ -69,3 +69,29 @@ def test_every_built_in_preset_is_frozen_and_hashable(name: str) -> None:
 def test_comparison_presets_are_built_in_choice_presets() -> None:
     assert COMPARISON
     assert all(isinstance(BUILTIN[name], ChoicePreset) for name in COMPARISON)
+
+
+def test_every_recommendation_names_a_built_in_preset_of_its_family() -> None:
+    from answer_audit.matching import MATCHERS
+    from answer_audit.parsers.presets.recommended import RECOMMENDED
+
+    assert set(RECOMMENDED) == {"choice", "freeform", "number", "json"}
+    for family, r in RECOMMENDED.items():
+        assert r.preset in BUILTIN and r.preset.startswith(f"{family}/")
+        assert r.matcher in MATCHERS
+
+
+def test_parsers_marks_the_recommended_presets_and_explain_uses_the_choice_one() -> None:
+    from typer.testing import CliRunner
+
+    from answer_audit.cli import app
+    from answer_audit.parsers.presets.recommended import RECOMMENDED
+
+    runner = CliRunner()
+    listed = runner.invoke(app, ["parsers"])
+    assert listed.exit_code == 0
+    for r in RECOMMENDED.values():
+        assert f"{r.preset} (recommended)" in listed.stdout
+        assert f"recommended {r.family}: {r.preset}" in listed.stdout
+    explained = runner.invoke(app, ["explain", "Reasoning.\n\nThe answer is (B)."])
+    assert f"parser  {RECOMMENDED['choice'].preset}" in explained.stdout

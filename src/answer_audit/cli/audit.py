@@ -59,7 +59,7 @@ def audit_cmd(
         str,
         typer.Option(
             "--kind",
-            help="What the answers are: freeform, choice or json; picks the default schemes.",
+            help="What the answers are: freeform, choice, json or number; picks the default schemes.",
             rich_help_panel=opt.PARSING,
         ),
     ] = "freeform",

@@ -13,6 +13,7 @@ from answer_audit.cli.console import out
 from answer_audit.cli.errors import user_errors
 from answer_audit.parsers import ChoicePreset, PresetSet
 from answer_audit.parsers.extract import extract
+from answer_audit.parsers.presets.recommended import RECOMMENDED
 from answer_audit.report.terminal import inert
 
 _WHOLE_TEXT_MAX = 20_000  # explain shows a text whole up to this many characters
@@ -22,7 +23,12 @@ _LONG_TEXT_CONTEXT = 2_000
 @user_errors
 def explain_cmd(
     text: Annotated[str, typer.Argument(help="The raw model output, or '-' to read stdin.")],
-    parser: Annotated[str, typer.Option("--parser", "-p", help="Preset name.")] = "choice/v3",
+    parser: Annotated[
+        str,
+        typer.Option(
+            "--parser", "-p", help="Preset name (default: the recommended choice preset)."
+        ),
+    ] = RECOMMENDED["choice"].preset,
     presets: opt.Presets = None,
     choices: opt.Choices = None,
     context: Annotated[

@@ -12,7 +12,9 @@ from answer_audit.cli import options as opt
 from answer_audit.cli.console import out
 from answer_audit.cli.errors import user_errors
 from answer_audit.parsers import PresetSet
+from answer_audit.parsers.presets.recommended import RECOMMENDED
 from answer_audit.report.markdown.presets import presets_markdown
+from answer_audit.report.terminal import inert
 
 
 @user_errors
@@ -22,7 +24,10 @@ def parsers_cmd(
         bool, typer.Option("--rules", help="List each preset's rules in order.")
     ] = False,
     markdown: Annotated[
-        bool, typer.Option("--markdown", help="Print README's preset table (rules in order).")
+        bool,
+        typer.Option(
+            "--markdown", help="Print the preset table of docs/presets.md (rules in order)."
+        ),
     ] = False,
 ) -> None:
     """List the available parser presets (built-in and from --presets)."""
@@ -30,8 +35,21 @@ def parsers_cmd(
     if markdown:
         print(presets_markdown(preset_set), end="")
         return
+    recommended = {r.preset: r for r in RECOMMENDED.values()}
     table = Table("preset", "family", "rules, in order" if rules else "first rule")
     for name, preset in sorted(preset_set.items()):
         steps = preset.describe()
-        table.add_row(name, preset.family, Text("\n".join(steps) if rules else steps[0]))
+        shown = Text(inert(name))
+        if name in recommended:
+            shown.append(" (recommended)", style="bold green")
+        table.add_row(shown, preset.family, Text(inert("\n".join(steps) if rules else steps[0])))
     out.print(table)
+    for r in RECOMMENDED.values():
+        out.print(
+            Text(
+                inert(
+                    f"recommended {r.family}: {r.preset} with :{r.matcher}, agreement {r.agreement}"
+                )
+            ),
+            soft_wrap=True,
+        )

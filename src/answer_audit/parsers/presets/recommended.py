@@ -1,0 +1,49 @@
+"""Which preset to use for new work, per family, with the agreement that earned it.
+
+Older versions stay available so past results can be reproduced; these are the ones defaults
+and examples use (`answer-audit explain`, the README). The figures come from `make accuracy`
+(benchmarks/accuracy.py) on the held-out splits of tests/labels, and a test recomputes them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+
+
+@dataclass(frozen=True)
+class Recommendation:
+    """The recommended preset of one parser family."""
+
+    family: str
+    """The parser family (``choice``, ``freeform``, ``number``, ``json``)."""
+    preset: str
+    """The preset's name."""
+    matcher: str
+    """The matcher (normalizer) to pair it with in a scheme."""
+    agreement: str
+    """Its measured agreement with careful human reading, and on what."""
+
+
+RECOMMENDED: Mapping[str, Recommendation] = MappingProxyType(
+    {
+        r.family: r
+        for r in (
+            Recommendation(
+                "choice",
+                "choice/v4",
+                "v1",
+                "100% of 110 held-out statute, short and chain-of-thought cases",
+            ),
+            Recommendation(
+                "freeform",
+                "freeform/v3",
+                "v3",
+                "96.8% of 371 held-out conformity cases",
+            ),
+            Recommendation("number", "number/v1", "numeric", "no human-labelled held-out set yet"),
+            Recommendation("json", "json/isup_grade", "v1", "no human-labelled held-out set yet"),
+        )
+    }
+)
