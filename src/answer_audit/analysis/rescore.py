@@ -59,7 +59,7 @@ def rescore(
     normalizer: str | None = None,
     group_by: Sequence[str] = (),
     n_boot: int = 1000,
-    seed: int = 42,
+    seed: int = 0,
     ci: float = 0.95,
     workers: int = 1,
 ) -> RescoreResult:

@@ -49,7 +49,12 @@ def diff_cmd(
     ] = None,
     kind: Annotated[
         str | None,
-        typer.Option("--kind", help="Matcher when both sides are stored: choice, json, freeform."),
+        typer.Option(
+            "--kind",
+            help="What the answers are: freeform, choice, json or number; picks the matcher "
+            "when both sides are stored parses.",
+            rich_help_panel=opt.PARSING,
+        ),
     ] = None,
     raw: opt.RawCol = "raw",
     truth: opt.TruthCol = "truth",
