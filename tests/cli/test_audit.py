@@ -288,7 +288,9 @@ def small_csv(tmp_path: Path) -> Path:
     return path
 
 
-def test_audit_writes_reports_only_where_asked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_audit_writes_reports_only_where_asked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tmp_path)
     source = small_csv(tmp_path)
     code, stdout, stderr = run("audit", str(source), "--parsed", "parsed", "--label", "label")
