@@ -19,8 +19,8 @@ install: $(STAMP)
 # Every Python file we keep; ruff checks and format-checks them all.
 PY_PATHS := src tests benchmarks scripts
 
-# The same checks run by .pre-commit-config.yaml. mypy's file list (package, later the tests too)
-# is `files` in pyproject.toml's [tool.mypy]; lint-imports checks the layer contracts there
+# The same checks run by .pre-commit-config.yaml. mypy's file list (the package and the tests) is
+# `files` in pyproject.toml's [tool.mypy]; lint-imports checks the layer contracts there
 # (--no-cache: the graph takes a third of a second, not worth a cache folder).
 lint: $(STAMP)
 	$(BIN)/ruff check $(PY_PATHS)

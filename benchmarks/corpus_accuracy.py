@@ -36,7 +36,7 @@ from answer_audit import extract, get_parser, is_correct, list_parsers
 LABELS = Path(__file__).resolve().parents[1] / "tests" / "labels"
 CORPORA = ("choice", "number", "freeform")
 LATIN = "abcdefghij"
-MATCHERS = ("v1", "v2", "v3")
+MATCHERS = ("v1", "v2", "v3", "v4")
 ALL = "all"
 
 

@@ -147,7 +147,7 @@ def filler_corpus(rng: random.Random, chars: int = 1 << 21) -> str:
 
 def _items(rng: random.Random) -> list[tuple[str, str | None, int]]:
     """(question, truth, fact index or -1): ~15% opinion items without truth."""
-    items = []
+    items: list[tuple[str, str | None, int]] = []
     for k in range(N_ITEMS):
         if rng.random() < 0.15:
             items.append((f"{rng.choice(OPINIONS)} (#{k})", None, -1))

@@ -61,6 +61,15 @@ SHAPES: dict[str, Callable[[int], str]] = {
     # Option texts over and over (`choice/v4 +options` matches them; the overlap check was
     # quadratic in the hits).
     "option-words": lambda n: repeat_to("paris rome ", n),
+    # JSON objects that fail a few characters in, over and over (each failed decode used to
+    # count the lines of the whole text before it), and the same in the forms only the
+    # tolerant reader (json/.../v2) reads: unquoted keys, single quotes, an unclosed comment.
+    "json-members": lambda n: repeat_to('{"a":1,', n),
+    "json5-members": lambda n: repeat_to("{a:1,", n),
+    "json5-quotes": lambda n: repeat_to("{'a':'b',", n),
+    "json5-comment": lambda n: repeat_to("{/*", n),
+    # One object the tolerant reader reads to the end: a token every character.
+    "json5-array": lambda n: "{a:[" + repeat_to("1,", n - 4),
 }
 OPTIONS = ["paris", "rome", "berlin", "madrid"]
 

@@ -7,7 +7,7 @@ quiet and contained. Tests call `isolate` first so nothing lands in the home fol
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
@@ -62,7 +62,11 @@ def mock_output(text: str) -> ModelOutput:
     return output
 
 
-def answering(completions: dict[str, str]) -> Any:
+# What the mock model accepts as `custom_outputs`: a function from the generate call to one output.
+Respond = Callable[[list[ChatMessage], list[ToolInfo], ToolChoice, GenerateConfig], ModelOutput]
+
+
+def answering(completions: dict[str, str]) -> Respond:
     """A mock-model callable: the completion of the question found in the last message.
 
     Samples (and epochs) may run in any order, so outputs go by question, not by position.

@@ -115,7 +115,7 @@ def _flexible(response: str) -> str:
     found = FLEXIBLE.findall(response)
     if not found:
         return "[invalid]"
-    last = found[-1]
+    last: tuple[str, ...] = found[-1]  # FLEXIBLE has groups, so findall gives tuples of str
     return next(m for m in last if m).strip()
 
 

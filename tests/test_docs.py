@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 import typer.main
-from typer.core import TyperOption
+from typer.core import TyperGroup, TyperOption
 from typer.testing import CliRunner
 
 from answer_audit.cli import app
@@ -29,7 +29,16 @@ README = REPO / "README.md"
 WRITTEN = [README, *sorted(p for p in DOCS.glob("*.md") if p != CLI_MD)]
 # Pages whose links and named paths must resolve.
 LINKED = [*WRITTEN, CLI_MD, REPO / "CHANGELOG.md", REPO / "benchmarks" / "README.md"]
-COMMAND = typer.main.get_command(app)
+
+
+def _cli_group() -> TyperGroup:
+    """The CLI as typer runs it (with its completion flags): a group of commands."""
+    command = typer.main.get_command(app)
+    assert isinstance(command, TyperGroup)
+    return command
+
+
+COMMAND = _cli_group()
 FENCE = re.compile(r"^```(\w*)[^\n]*\n(.*?)^```", re.MULTILINE | re.DOTALL)
 
 
@@ -72,10 +81,10 @@ def test_preset_table_is_current() -> None:
     assert block == presets_markdown(BUILTIN), "docs/presets.md table is stale: run `make docs`"
 
 
-@pytest.mark.parametrize("name", sorted(COMMAND.commands))  # type: ignore[attr-defined]
+@pytest.mark.parametrize("name", sorted(COMMAND.commands))
 def test_every_command_and_flag_has_help_and_is_in_the_cli_reference(name: str) -> None:
     reference = CLI_MD.read_text(encoding="utf-8")
-    command = COMMAND.commands[name]  # type: ignore[attr-defined]
+    command = COMMAND.commands[name]
     assert command.help, f"command {name!r} has no help text"
     assert f"## `answer-audit {name}`" in reference, f"docs/cli.md has no section for {name}"
     section = reference.split(f"## `answer-audit {name}`", 1)[1].split("\n## ", 1)[0]
@@ -215,7 +224,7 @@ OTHER_TOOLS_FLAGS = {
 def test_flags_in_written_pages_exist(page: Path) -> None:
     known = {
         option
-        for command in [COMMAND, *COMMAND.commands.values()]  # type: ignore[attr-defined]
+        for command in [COMMAND, *COMMAND.commands.values()]
         for param in command.params
         for option in [*getattr(param, "opts", []), *getattr(param, "secondary_opts", [])]
     }

@@ -55,33 +55,35 @@ def test_other_column_types_read_as_the_file_readers_read_them(change: pl.Expr) 
 
 
 def test_no_id_column_and_lazy_frames() -> None:
+    # a LazyFrame is read (collected) though the signatures name only DataFrame
     assert aa.audit(FREE.drop("id")).coverage.rows == 4
-    assert aa.audit(FREE.lazy()).coverage.rows == 4
-    assert aa.rescore(CHOICE.drop("id").lazy(), "choice/v3", n_boot=10).coverage.rows == 3
+    assert aa.audit(FREE.lazy()).coverage.rows == 4  # type: ignore[arg-type]  # LazyFrame on purpose
+    lazy = CHOICE.drop("id").lazy()
+    assert aa.rescore(lazy, "choice/v3", n_boot=10).coverage.rows == 3  # type: ignore[arg-type]  # LazyFrame on purpose
 
 
 @pytest.mark.parametrize(
     ("call", "error", "fragment"),
     [
-        (lambda: aa.audit(None), TypeError, "expected a Polars DataFrame"),
-        (lambda: aa.rescore([1, 2], "choice/v3"), TypeError, "polars.from_pandas"),
+        (lambda: aa.audit(None), TypeError, "expected a Polars DataFrame"),  # type: ignore[arg-type]  # wrong on purpose
+        (lambda: aa.rescore([1, 2], "choice/v3"), TypeError, "polars.from_pandas"),  # type: ignore[arg-type]  # wrong on purpose
         (lambda: aa.audit(FREE.drop("raw")), ValueError, "lacks column(s) raw"),
         (lambda: aa.audit(FREE.with_columns(pl.Series("raw", [[1]] * 4))), SourceError,
          "column 'raw'"),
         (lambda: aa.audit(CHOICE.with_columns(label=pl.lit("maybe")), settings=CHOICE_SETTINGS),
          SourceError, "cannot read 'maybe' as a label"),
-        (lambda: aa.rescore(CHOICE, None), TypeError, "parser must be a preset name"),
-        (lambda: aa.diff_labelings(CHOICE, None, "choice/v3"), TypeError, "side a must be"),
-        (lambda: aa.audit(FREE, settings={"seed": 1}), TypeError, "AuditSettings"),
-        (lambda: aa.audit(FREE, schemes="parse_only"), TypeError, "list of Scheme"),
+        (lambda: aa.rescore(CHOICE, None), TypeError, "parser must be a preset name"),  # type: ignore[arg-type]  # wrong on purpose
+        (lambda: aa.diff_labelings(CHOICE, None, "choice/v3"), TypeError, "side a must be"),  # type: ignore[arg-type]  # wrong on purpose
+        (lambda: aa.audit(FREE, settings={"seed": 1}), TypeError, "AuditSettings"),  # type: ignore[arg-type]  # wrong on purpose
+        (lambda: aa.audit(FREE, schemes="parse_only"), TypeError, "list of Scheme"),  # type: ignore[arg-type]  # wrong on purpose
         (lambda: aa.audit(FREE, schemes=[Scheme("x", "freeform/v3"), Scheme("x", "freeform/v2")]),
          ValueError, "x appear more than once"),
-        (lambda: aa.rescore(CHOICE, "choice/v3", n_boot=10.5), ValueError, "n_boot"),
+        (lambda: aa.rescore(CHOICE, "choice/v3", n_boot=10.5), ValueError, "n_boot"),  # type: ignore[arg-type]  # wrong on purpose
         (lambda: aa.rescore(CHOICE, "choice/v3", n_boot=10**9), ValueError, "100,000"),
         (lambda: aa.rescore(CHOICE, "choice/v3", seed=-1), ValueError, "seed"),
         (lambda: AuditSettings(n_boot=1), ValueError, "n_boot"),
-        (lambda: AuditSettings(group_by="model"), TypeError, "('model',)"),
-        (lambda: AuditSettings(kind="mcq"), ValueError, "kind must be one of"),
+        (lambda: AuditSettings(group_by="model"), TypeError, "('model',)"),  # type: ignore[arg-type]  # wrong on purpose
+        (lambda: AuditSettings(kind="mcq"), ValueError, "kind must be one of"),  # type: ignore[arg-type]  # wrong on purpose
         (lambda: AuditSettings(kind="choice", choices="a-e"), ValueError, "ranges"),
         (lambda: aa.rescore(CHOICE, "choice/v3", choices="a-e"), ValueError, "ranges"),
         (lambda: aa.extract("Answer: c", "choice/v3", choices="a-e"), ValueError, "ranges"),
@@ -96,7 +98,7 @@ def test_unusable_arguments_are_clear_errors(
 
 
 def test_group_by_as_a_list_is_kept_as_a_tuple() -> None:
-    settings = AuditSettings(group_by=["g"])  # type: ignore[arg-type]
+    settings = AuditSettings(group_by=["g"])  # type: ignore[arg-type]  # a list on purpose
     assert settings.group_by == ("g",)
     assert aa.audit(FREE.with_columns(g=pl.lit("x")), settings=settings).coverage.groups == 1
 
@@ -111,16 +113,17 @@ def test_a_boolean_error_column_marks_the_true_rows() -> None:
 
 def test_diff_reads_a_callers_table_too() -> None:
     table = CHOICE.with_columns(truth=pl.Series([2.0, 3.0, 1.0]))
-    assert aa.diff_labelings(table.lazy(), "choice/v1", "choice/v3").to_dict()["n"] == 3
+    lazy = table.lazy()  # read (collected) though the signature names only DataFrame
+    assert aa.diff_labelings(lazy, "choice/v1", "choice/v3").to_dict()["n"] == 3  # type: ignore[arg-type]  # LazyFrame on purpose
 
 
 def test_numpy_integers_are_integers() -> None:
     import numpy as np
 
-    assert aa.rescore(CHOICE, "choice/v3", n_boot=np.int64(20), seed=np.int32(1)).coverage.rows == 3
-    assert (
-        AuditSettings(n_boot=np.int64(20), seed=np.int64(3), max_examples=np.int64(2)).n_boot == 20
-    )
+    n_boot, seed = np.int64(20), np.int32(1)
+    assert aa.rescore(CHOICE, "choice/v3", n_boot=n_boot, seed=seed).coverage.rows == 3  # type: ignore[arg-type]  # numpy integers on purpose
+    settings = AuditSettings(n_boot=np.int64(20), seed=np.int64(3), max_examples=np.int64(2))  # type: ignore[arg-type]  # numpy integers on purpose
+    assert settings.n_boot == 20
 
 
 def test_empty_choices_mean_the_presets_own() -> None:

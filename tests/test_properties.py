@@ -76,7 +76,7 @@ def test_normalizers_idempotent(text: str) -> None:
 
 
 @given(TEXT, TEXT)
-@settings(max_examples=2 * settings.default.max_examples)
+@settings(max_examples=2 * settings().max_examples)  # twice the loaded profile's count
 def test_matcher_total_and_deterministic(prediction: str, truth: str) -> None:
     for version in ("v1", "v2"):
         result = is_correct(prediction, truth, version)

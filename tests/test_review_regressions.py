@@ -203,7 +203,7 @@ def test_audit_flag_table_lists_only_audit_flags() -> None:
     guide = (REPO / "docs" / "commands.md").read_text(encoding="utf-8")
     section = guide.split("### The audit's flags, explained", 1)[1]
     table = section.split("| flag | meaning |", 1)[1].split("\n\n")[0]
-    command = typer.main.get_command(app).commands["audit"]  # type: ignore[attr-defined]
+    command = typer.main.get_group(app).commands["audit"]
     known = {
         o
         for p in command.params

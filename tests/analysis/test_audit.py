@@ -1,6 +1,7 @@
 """The audit's statistics on small tables whose numbers are computed by hand."""
 
 from collections.abc import Sequence
+from pathlib import Path
 
 import polars as pl
 import pytest
@@ -176,7 +177,9 @@ def test_parse_scheme_errors(text: str) -> None:
         parse_scheme(text)
 
 
-def test_slicing_the_table_changes_no_number(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_slicing_the_table_changes_no_number(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import answer_audit.analysis.audit as audit_module
     from answer_audit.sources.demo import write_demo_runs
     from answer_audit.sources.runs import load_runs

@@ -38,7 +38,7 @@ def result() -> AuditResult:
 
 def test_to_dict_keys_in_report_order(result: AuditResult) -> None:
     d = result.to_dict()
-    assert list(d) == ["settings", "coverage", "consistency", "schemes", "cells", "markers",
+    assert list(d) == ["settings", "conclusions", "coverage", "consistency", "schemes", "cells", "markers",
                        "think", "rules", "examples", "notes"]  # fmt: skip
     assert list(d["settings"]) == SETTINGS
     assert d["settings"]["group_by"] == ("g",)
@@ -104,7 +104,7 @@ def test_every_part_is_frozen(result: AuditResult) -> None:
                            result.rules["parse_only"], result.rules["parse_only"].groups[0],
                            result.examples[0]]  # fmt: skip
     for part in parts:
-        field = dataclasses.fields(part)[0].name  # type: ignore[arg-type]
+        field = dataclasses.fields(part)[0].name  # type: ignore[arg-type]  # every part is a dataclass
         with pytest.raises(dataclasses.FrozenInstanceError):
             setattr(part, field, None)
     assert isinstance(result.schemes, tuple) and isinstance(result.examples, tuple)

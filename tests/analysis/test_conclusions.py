@@ -13,8 +13,8 @@ import polars as pl
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from statsmodels.stats.multitest import multipletests  # type: ignore[import-untyped]
-from statsmodels.stats.proportion import (  # type: ignore[import-untyped]
+from statsmodels.stats.multitest import multipletests
+from statsmodels.stats.proportion import (
     confint_proportions_2indep,
     proportion_confint,
     proportions_ztest,
@@ -120,8 +120,11 @@ def test_changed_contrasts_list_consequential_statuses_first() -> None:
         ((5.0, 0.049, 5.0, 0.05, (0.0, 0.0)), "lost"),  # significant means p < alpha
     ],
 )
-def test_contrast_status_rules(arguments: tuple[object, ...], expected: str) -> None:
-    assert contrast_status(*arguments) == expected  # type: ignore[arg-type]
+def test_contrast_status_rules(
+    arguments: tuple[float | None, float | None, float, float, conclusions_results.Interval | None],
+    expected: str,
+) -> None:
+    assert contrast_status(*arguments) == expected
 
 
 def test_sentence_and_verdict_read_as_changed() -> None:
@@ -234,7 +237,7 @@ def test_cluster_bootstrap_widens_intervals_when_items_repeat() -> None:
     table = pl.DataFrame(rows)
     naive = conclusions(table, ConclusionSettings("cond", "control"), stored="stored")
     clustered = conclusions(table, ConclusionSettings("cond", "control", item="q"), stored="stored")
-    width = [(lv.ci_pct[1] - lv.ci_pct[0]) for lv in (naive.levels[0], clustered.levels[0])]  # type: ignore[index]
+    width = [(lv.ci_pct[1] - lv.ci_pct[0]) for lv in (naive.levels[0], clustered.levels[0])]  # type: ignore[index]  # both have an interval
     assert width[1] > 2.5 * width[0]  # ~sqrt(10) wider
 
 
@@ -420,7 +423,7 @@ def test_clear_errors_for_unusable_input() -> None:
     with pytest.raises(ValueError, match="both compared and a stratum"):
         ConclusionSettings("cond", strata=("cond",))
     with pytest.raises(TypeError):
-        ConclusionSettings("cond", strata="case")  # type: ignore[arg-type]
+        ConclusionSettings("cond", strata="case")  # type: ignore[arg-type]  # wrong on purpose
 
 
 def test_integer_labels_and_levels_are_accepted() -> None:

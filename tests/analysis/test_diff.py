@@ -120,7 +120,7 @@ def test_error_rows_extract_nothing_on_both_sides() -> None:
     assert d.accuracy is not None and d.accuracy.a == 0.0
 
 
-def loaded(ids: list[str], raws: list[str], truths: list[str]) -> LoadedTable:
+def loaded(ids: list[str | None], raws: list[str], truths: list[str]) -> LoadedTable:
     f = pl.DataFrame({"id": ids, "raw": raws, "truth": truths})
     return LoadedTable(f, f.rename({"raw": "response"}))
 
@@ -142,8 +142,8 @@ def test_pair_by_id_keeps_a_order_and_notes_the_unmatched() -> None:
 
 
 def test_pair_by_id_never_pairs_missing_ids() -> None:
-    a = loaded(["q1", None, None], ["Answer: a", "Answer: b", "Answer: c"], ["a", "b", "c"])  # type: ignore[list-item]
-    b = loaded([None, "q1"], ["Answer: d", "Answer: a"], ["d", "a"])  # type: ignore[list-item]
+    a = loaded(["q1", None, None], ["Answer: a", "Answer: b", "Answer: c"], ["a", "b", "c"])
+    b = loaded([None, "q1"], ["Answer: d", "Answer: a"], ["d", "a"])
     ta, tb, notes = pair_tables(a, b, "id")
     assert ta.frame["id"].to_list() == tb.frame["id"].to_list() == ["q1"]
     assert notes == [
@@ -191,4 +191,4 @@ def test_to_dict_is_plain_json() -> None:
     d = diff_labelings(frame(), "choice/v1", "choice/v3")
     data = json.loads(json.dumps(d.to_dict()))
     assert list(data) == ["a", "b", "family", "align", "n", "agreement", "confusion", "accuracy",
-                          "groups", "rule_pairs", "disagreements", "notes"]  # fmt: skip
+                          "groups", "rule_pairs", "disagreements", "notes", "conclusions"]  # fmt: skip

@@ -10,11 +10,11 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from scipy.stats import chi2_contingency, kendalltau  # type: ignore[import-untyped]
-from statsmodels.stats.contingency_tables import (  # type: ignore[import-untyped]
+from scipy.stats import chi2_contingency, kendalltau
+from statsmodels.stats.contingency_tables import (
     mcnemar as sm_mcnemar,
 )
-from statsmodels.stats.proportion import (  # type: ignore[import-untyped]
+from statsmodels.stats.proportion import (
     confint_proportions_2indep,
     proportion_confint,
     proportions_ztest,

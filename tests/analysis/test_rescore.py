@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from fractions import Fraction
 from pathlib import Path
@@ -50,15 +51,32 @@ def test_json_answers_rescored_metrics_by_hand(grades: RescoreResult) -> None:
 
 
 def test_json_answers_stored_metrics_by_hand(grades: RescoreResult) -> None:
+    # "stored" is the recorded correctness (issue 17, item 6): the stored_correct column, which
+    # differs from the stored grade re-matched on r08 (truth 1, recorded right) and r12 (truth
+    # 4, recorded wrong); failures and errors are still those of the stored parse
     s = grades.overall.stored
     assert s is not None
     assert (s.n, s.failures, s.errors) == (14, 4, 3)
     assert s.accuracy == pytest.approx(5 / 14)
     assert s.per_class_recall == recall(
+        {0: (1, 2), 1: (1, 3), 2: (1, 3), 3: (2, 2), 4: (0, 2), 5: (0, 2)}
+    )
+    assert s.balanced_accuracy is not None  # mean of 1/2, 1/3, 1/3, 1, 0, 0
+    assert Fraction(s.balanced_accuracy).limit_denominator(100) == Fraction(13, 36)
+
+
+def test_without_a_label_column_stored_is_the_stored_parse_rematched(tmp_path: Path) -> None:
+    unlabelled = dataclasses.replace(GRADES_MAP, label=None)
+    loaded = load_files(grades_file(tmp_path / "grades.jsonl"), unlabelled)
+    result = rescore(loaded, "json/isup_grade", group_by=("site",), n_boot=200, seed=7)
+    s = result.overall.stored
+    assert s is not None
+    assert s.per_class_recall == recall(
         {0: (1, 2), 1: (0, 3), 2: (1, 3), 3: (2, 2), 4: (1, 2), 5: (0, 2)}
     )
     assert s.balanced_accuracy is not None
     assert Fraction(s.balanced_accuracy).limit_denominator(100) == Fraction(7, 18)
+    assert result.stored_name == "stored parse, re-matched by the json matcher"
 
 
 def test_json_answers_flips_and_mcnemar_by_hand(grades: RescoreResult) -> None:

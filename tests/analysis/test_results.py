@@ -8,6 +8,7 @@ import dataclasses
 import inspect
 import json
 from collections.abc import Iterator
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -52,6 +53,7 @@ RESCORE_SHAPE = {
         "correct": None, "truth": None, "values": None}]},
     "confusion": {"labels": None, "matrix": None},
     "notes": None,
+    "conclusions": None,
 }  # fmt: skip
 ACCURACY = {"n": None, "a": None, "b": None, "delta": None, "a_only_correct": None,
             "b_only_correct": None, "mcnemar_p": None}  # fmt: skip
@@ -67,6 +69,7 @@ DIFF_SHAPE = {
     "rule_pairs": [{"a": None, "b": None, "n": None}],
     "disagreements": [{"id": None, "truth": None, "a": SIDE, "b": SIDE}],
     "notes": None,
+    "conclusions": None,
 }  # fmt: skip
 
 
@@ -134,7 +137,7 @@ def test_to_dict_is_plain_json_that_round_trips(
         assert result.to_dict() == data  # a fresh copy each time, the same
 
 
-def test_coverage_of_a_loaded_table_comes_after_the_loaders(tmp_path: Any) -> None:
+def test_coverage_of_a_loaded_table_comes_after_the_loaders(tmp_path: Path) -> None:
     from answer_audit.sources import ColumnMap, load_files
 
     path = tmp_path / "t.csv"
@@ -150,7 +153,7 @@ def parts(value: Any) -> Iterator[Any]:
     """Every result record reachable from ``value``."""
     if isinstance(value, records.JsonRecord):
         yield value
-        for f in dataclasses.fields(value):  # type: ignore[arg-type]
+        for f in dataclasses.fields(value):  # type: ignore[arg-type]  # every JsonRecord is a dataclass
             yield from parts(getattr(value, f.name))
     elif isinstance(value, tuple | list):
         for item in value:

@@ -39,7 +39,7 @@ REAL_FLIPS = {
 
 def flips_per_source(report: dict[str, object]) -> dict[str, dict[str, int]]:
     out: dict[str, dict[str, int]] = {}
-    for c in report["cells"]:  # type: ignore[attr-defined]
+    for c in report["cells"]:  # type: ignore[attr-defined]  # the JSON report's list of cells
         per = out.setdefault(c["scheme"], {})
         src = c["group"]["source"]
         per[src] = per.get(src, 0) + c["flips"]

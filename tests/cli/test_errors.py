@@ -2,6 +2,7 @@
 
 import json
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -250,10 +251,10 @@ def test_a_symlinked_output_writes_its_target(tmp_path: Path) -> None:
     ],
 )
 def test_unwritable_outputs_fail_before_any_work(
-    tmp_path: Path, make: object, fragment: str
+    tmp_path: Path, make: Callable[[Path], Path], fragment: str
 ) -> None:
     csv = write(tmp_path / "t.csv", _CSV)
-    out = make(tmp_path)  # type: ignore[operator]
+    out = make(tmp_path)
     ok = tmp_path / "ok.md"
     code, stderr, _ = audit(tmp_path, str(csv), "--label", "l", "--out-json", str(out),
                             "--out-html", str(ok))  # fmt: skip

@@ -9,7 +9,7 @@ document); the last two tests run the real harness when it is installed.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -46,8 +46,10 @@ def test_preset_scorer_scores_and_records_rule_and_span(inspect_logs: Path) -> N
 
     path = run_mc(inspect_logs, scorer=[choice(), preset_scorer("choice/v3")])
     log = read_eval_log(str(path))
+    assert log.results is not None and log.samples is not None
     assert [s.name for s in log.results.scores] == ["choice", "preset_scorer"]
-    scores = {s.id: s.scores["preset_scorer"] for s in log.samples}
+    scores = {s.id: s.scores["preset_scorer"] for s in log.samples if s.scores is not None}
+    assert len(scores) == len(log.samples)  # every sample was scored
     second = scores["mc1"]  # "... so the answer is (C)."
     assert (second.value, second.answer) == ("C", "c")
     assert second.metadata is not None
@@ -107,7 +109,7 @@ def test_preset_scorer_refuses_unknown_presets_and_normalizers(inspect_logs: Pat
 # -------------------------------------------------------- lm-eval, the contract
 
 
-def build(**yaml_kwargs: Any) -> Any:
+def build(**yaml_kwargs: Any) -> Callable[[], PresetFilter]:
     """What lm-eval's build_filter_ensemble makes of a YAML filter step: a factory."""
     return partial(PresetFilter, **yaml_kwargs)
 
@@ -217,7 +219,7 @@ def test_lm_eval_runs_the_filter_from_a_task_yaml_and_we_read_its_samples(
         GSM_TASK.format(data=data, cache=tmp_path / "hf"), encoding="utf-8"
     )
 
-    class Canned(LM):  # type: ignore[misc]
+    class Canned(LM):  # type: ignore[misc]  # lm_eval has no type hints: LM is Any
         def generate_until(self, requests: list[Any]) -> list[str]:
             return [next(r for q, _, r in GSM8K if q in req.args[0]) for req in requests]
 

@@ -20,8 +20,7 @@ from answer_audit.matching.v3_normalizer import (
     _THOUSANDS,
     _UNIT_PATTERNS,
 )
-from answer_audit.parsers.freeform import _may_hold
-from answer_audit.text.vocabulary import TURN_PATTERN_KEYWORDS as V3_CUT_KEYWORDS
+from answer_audit.parsers.freeform import _CUT_KEYWORDS, _may_hold
 from answer_audit.text.vocabulary import TURN_PATTERNS as V3_CUTS
 from strategies import CUT_PIECES, UNIT_PIECES
 
@@ -34,7 +33,7 @@ CUTS = [re.compile(p, re.MULTILINE) for p in V3_CUTS]
 @example("ſpeaker 1:")
 def test_cut_keywords_are_a_necessary_condition(region: str) -> None:
     if any(p.search(region) for p in CUTS):
-        assert _may_hold(region, V3_CUT_KEYWORDS)
+        assert _may_hold(region, *_CUT_KEYWORDS[V3_CUTS])  # the v3 turn patterns' gate
 
 
 @given(st.lists(UNIT_PIECES, max_size=20).map("".join))
@@ -145,4 +144,6 @@ def test_the_word_check_decides_only_plain_ascii_rows_without_the_word() -> None
 
     values = pl.Series(["It is Rome.", "It is Paris.", "p.a.r.i.s", "Ｐａｒｉｓ", None, "It is 8."])
     truths = pl.Series(["Paris", "Paris", "Paris", "Paris", "Paris", "8"])
-    assert _v3_word_absent(values, truths).to_list() == [True, False, False, False, False, False]
+    absent = _v3_word_absent(values, truths)
+    assert absent is not None
+    assert absent.to_list() == [True, False, False, False, False, False]

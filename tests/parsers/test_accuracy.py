@@ -70,8 +70,13 @@ def test_new_presets_beat_every_older_preset_on_every_split(split: str) -> None:
             continue
         freeform = dataset in ("conformity", "consensus", "adjudicated")
         best = "freeform/v3:v3" if freeform else "choice/v4"
-        if preset not in (best, accuracy.SECOND_LABELLER, accuracy.FIRST_LABELLER):
+        # choice/v5 was built on a broader corpus (tests/parsers/test_choice_v5.py); here it
+        # must match choice/v4, which is 100% on these dev rows
+        newer = ("choice/v5",)
+        if preset not in (best, *newer, accuracy.SECOND_LABELLER, accuracy.FIRST_LABELLER):
             assert table[(best, dataset, split)] > rate, f"{preset} >= {best} on {dataset} {split}"
+        if preset in newer:
+            assert rate >= table[(best, dataset, split)], f"{preset} < {best} on {dataset} {split}"
 
 
 def test_synthetic_rows_follow_the_documented_split_rule() -> None:

@@ -1,7 +1,13 @@
+import json
+from typing import Any
+
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from pydantic import BaseModel
 
 from answer_audit import extract, extract_json_field, first_json_object
+from answer_audit.parsers.jsonfield import _DECODER, _decode_at
 
 
 @pytest.mark.parametrize(
@@ -90,3 +96,39 @@ def test_a_huge_decimal_truth_is_no_option_number() -> None:
 
     assert truth_key("9" * 5000, "choice") == "9" * 5000
     assert truth_key("02", "choice") == "b" and truth_key("0001", "choice") == "a"
+
+
+# The standard decoder reads a growing window of the text (each failed decode used to count
+# the lines of the whole text before it): the outcome must be the decoder's on the whole text.
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=6),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=4), inner),
+    max_leaves=10,
+)
+NEARLY_JSON = st.builds(
+    lambda value, cut, junk: json.dumps(value)[: cut or None] + junk,
+    JSON_VALUES,
+    st.integers(-40, 0),
+    st.text(alphabet='"\\u0123456789abcdef{}[],: \n-IeN', max_size=12),
+)
+JSONISH = st.text(alphabet="{}[]:,'\"/*\\\n abNT019-.eE_$ue", max_size=60)
+
+
+def _decode_whole(text: str) -> tuple[Any, int] | int:
+    try:
+        value, end = _DECODER.raw_decode(text)
+    except json.JSONDecodeError as err:
+        return err.pos
+    return value, end
+
+
+@given(NEARLY_JSON | JSONISH.map(lambda t: "{" + t), st.integers(1, 48))
+def test_a_windowed_decode_is_the_decoders(text: str, window: int) -> None:
+    assert repr(_decode_at(text, 0, window)) == repr(_decode_whole(text))  # repr: NaN
+
+
+def test_many_failed_objects_are_linear_work_with_v1s_outcome() -> None:
+    text = '{"a":1,' * 20_000  # each failed decode used to cost the text before it
+    assert extract(text, "json/isup_grade").rule == "json-invalid"
+    assert extract(text + ' {"isup_grade": 2}', "json/isup_grade").value == 2  # within budget

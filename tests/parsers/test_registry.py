@@ -12,7 +12,7 @@ def test_builtins_are_listed_and_immutable() -> None:
     assert set(list_parsers()) >= BUILTINS
     preset = get_parser("choice/v3")
     with pytest.raises(AttributeError):
-        preset.name = "x"  # type: ignore[misc]
+        preset.name = "x"  # type: ignore[misc]  # frozen: assigning on purpose
 
 
 def test_unknown_parser_lists_known_ones() -> None:

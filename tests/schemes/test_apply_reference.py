@@ -68,7 +68,9 @@ def json_key(text: str | None) -> int | str | None:
         return t
 
 
-def reference_value(row: dict[str, Any], scheme: Scheme, kind: KindName) -> tuple[Any, str, Any]:
+def reference_value(
+    row: dict[str, Any], scheme: Scheme, kind: KindName
+) -> tuple[str | int | None, str, tuple[int, int] | None]:
     """(value, rule, span) of one row, extracted on its own."""
     if scheme.uses_stored_parse:
         parsed = row["parsed"]
@@ -86,7 +88,9 @@ def reference_value(row: dict[str, Any], scheme: Scheme, kind: KindName) -> tupl
     return found.value, found.rule, found.span
 
 
-def reference_label(value: Any, truth: str | None, kind: KindName, normalizer: str) -> bool | None:
+def reference_label(
+    value: str | int | None, truth: str | None, kind: KindName, normalizer: str
+) -> bool | None:
     if kind == "freeform":
         return is_correct(None if value is None else str(value), truth, normalizer)
     key = choice_key(truth) if kind == "choice" else json_key(truth)
@@ -122,7 +126,7 @@ def _cycled(values: tuple[str | None, ...], n: int, shift: int = 0) -> list[str 
 
 def _stored(kind: KindName, raws: list[str | None]) -> list[str | None]:
     if kind == "freeform":
-        return [None if r is None else extract(r, "freeform/v1").value for r in raws]  # type: ignore[misc]
+        return [None if r is None else extract(r, "freeform/v1").value for r in raws]  # type: ignore[misc]  # free-form values are text
     return _cycled(STORED[kind], len(raws))
 
 
@@ -161,7 +165,7 @@ def cases() -> list[tuple[KindName, Scheme]]:
     found: list[tuple[KindName, Scheme]] = [("freeform", s) for s in default_schemes("freeform")]
     found.append(("freeform", CONSISTENCY))
     for name in list_parsers():
-        family: KindName = get_parser(name).family  # type: ignore[assignment]
+        family: KindName = get_parser(name).family  # type: ignore[assignment]  # built-in families are kinds
         normalizers = ("v1", "v2") if family == "freeform" else ("v1",)
         found += [(family, Scheme(f"{name}:{n}", name, n)) for n in normalizers]
     # The stored parse under every matcher (v3, numeric ...: row rules today, maybe not tomorrow).

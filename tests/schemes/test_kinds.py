@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import polars as pl
 import pytest
 
+from answer_audit.extraction import NOT_FOUND, Extraction
 from answer_audit.parsers import BUILTIN, PresetError, get_parser
 from answer_audit.schemes.apply import apply_scheme, label_value
 from answer_audit.schemes.extract import extract_column
@@ -59,13 +60,16 @@ class _OddParser:
     name: str = "odd"
     family: str = "number"  # a family name that is a kind name but not the kind's family
 
-    def extract(self, text: str) -> object:
-        return None
+    def extract(self, text: str) -> Extraction:
+        return NOT_FOUND
+
+    def describe(self) -> list[str]:
+        return []
 
 
 def test_a_family_without_a_matcher_is_refused() -> None:
     with pytest.raises(PresetError, match="has family 'number'; no matcher for it"):
-        parser_kind(_OddParser())  # type: ignore[arg-type]
+        parser_kind(_OddParser())
 
 
 # ------------------------------------------------------------------ value typing

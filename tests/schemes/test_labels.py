@@ -40,7 +40,7 @@ def test_resolve_parser_applies_choices_to_a_choice_preset_only() -> None:
     with pytest.raises(PresetError, match="choices apply to choice presets only"):
         resolve_parser("freeform/v2", choices="abcde")
     with pytest.raises(TypeError, match="parser must be a preset name"):
-        resolve_parser(3)  # type: ignore[arg-type]
+        resolve_parser(3)  # type: ignore[arg-type]  # wrong on purpose
 
 
 def test_with_choices_changes_only_the_presets_with_the_default_choices() -> None:

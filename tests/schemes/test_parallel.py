@@ -1,5 +1,6 @@
 """Worker processes give exactly the serial results, in order."""
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import polars as pl
@@ -28,7 +29,7 @@ def tiny_threshold(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(parallel, "MIN_PARALLEL_ITEMS", 2)
 
 
-def _double(items: list[int]) -> list[int]:
+def _double(items: Sequence[int]) -> list[int]:
     return [2 * i for i in items]
 
 
@@ -63,7 +64,10 @@ def test_cli_workers_flag_gives_the_same_report(tiny_threshold: None, tmp_path: 
                                           "--out-json", str(out), "--out-md", str(tmp_path / "a.md")])  # fmt: skip
         assert result.exit_code == 0, result.stderr
         reports.append(out.read_text())
-    strip = lambda text: text.split('"generated_at"')[0]  # noqa: E731
+
+    def strip(text: str) -> str:
+        return text.split('"generated_at"')[0]
+
     assert strip(reports[0]) == strip(reports[1])
 
 

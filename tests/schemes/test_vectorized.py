@@ -31,6 +31,7 @@ def reference(
             value, rule, span = None, "no-output", None
         else:
             e = extract(raw, parser)
+            assert not isinstance(e.value, int)  # free-form presets extract text (or None)
             value, rule, span = e.value, e.rule, e.span
         rows.append({
             "value": value, "rule": rule,

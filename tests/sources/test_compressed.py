@@ -7,6 +7,7 @@ from __future__ import annotations
 import bz2
 import gzip
 import lzma
+from collections.abc import Callable
 from pathlib import Path
 
 import polars as pl
@@ -19,7 +20,11 @@ JSONL = (
     b'{"id": "1", "raw": "Paris", "truth": "Paris"}\n{"id": "2", "raw": "Rome", "truth": "Paris"}\n'
 )
 CSV = b"id,raw,truth\n1,Paris,Paris\n2,Rome,Paris\n"
-PACK = {"gzip": gzip.compress, "bzip2": bz2.compress, "xz": lzma.compress}
+PACK: dict[str, Callable[[bytes], bytes]] = {
+    "gzip": gzip.compress,
+    "bzip2": bz2.compress,
+    "xz": lzma.compress,
+}
 
 
 @pytest.mark.parametrize("method", sorted(PACK))

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 import polars as pl
 import pytest
@@ -66,7 +65,7 @@ def test_pieces_read_like_the_whole_file(
     data = (b"\xef\xbb\xbf" if bom else b"") + end.join(lines) + (end if newline_at_end else b"")
     path = tmp_path_factory.mktemp("jsonl") / "f.jsonl"
     path.write_bytes(data)
-    expected: Any
+    expected: tuple[pl.DataFrame, int, int]
     try:
         expected = _whole(path, skip)
     except SourceError as exc:

@@ -1,5 +1,5 @@
-"""Streamed tables (`sources.lazy`: Parquet files, SQLite run folders): the same rows, notes
-and audit as a whole read."""
+"""Streamed tables (`table.lazy`: Parquet files, SQLite run folders; CSV and JSON Lines in
+tests/sources/test_streamed_text.py): the same rows, notes and audit as a whole read."""
 
 from __future__ import annotations
 
@@ -20,36 +20,14 @@ from answer_audit.sources.runs import stream_runs
 from answer_audit.sources.spec import RUN_GROUPS, SourceSpec, load, load_streamed
 from answer_audit.table.lazy import InMemoryRows, StreamedTable
 from source_fixtures import snapshot
-
-CMAP = ColumnMap(raw="out", parsed="parse", label="ok", truth="gold", group_by=("temp",))
-
-
-def _rows(n: int, start: int = 0) -> pl.DataFrame:
-    """Free-form rows with every pathology the audit counts: role tails, think tags, nulls."""
-    raws, parses, oks, golds = [], [], [], []
-    for i in range(start, start + n):
-        gold = ["Paris", "8", "Tokyo", None][i % 4]
-        raw = [
-            f"Paris.\nUSER: and {i}?",
-            f"<think>maybe 7</think> It is {8 if i % 3 else 9}.",
-            f"Kyoto, not Tokyo. Question: {i}",
-            "",
-        ][i % 4]
-        raws.append(raw)
-        parses.append(raw.split("\n")[0] if i % 5 else None)
-        oks.append(None if i % 7 == 0 else bool(i % 2))
-        golds.append(gold)
-    return pl.DataFrame(
-        {"out": raws, "parse": parses, "ok": oks, "gold": golds,
-         "temp": [i % 3 * 0.5 for i in range(start, start + n)]}
-    )  # fmt: skip
+from stream_fixtures import CMAP, pathology_rows
 
 
 @pytest.fixture
 def two_files(tmp_path: Path) -> list[Path]:
     a, b = tmp_path / "a.parquet", tmp_path / "b.parquet"
-    _rows(23).write_parquet(a)
-    _rows(31, start=23).write_parquet(b, row_group_size=4)  # slices cross row groups
+    pathology_rows(23).write_parquet(a)
+    pathology_rows(31, start=23).write_parquet(b, row_group_size=4)  # slices cross row groups
     return [a, b]
 
 
@@ -113,14 +91,17 @@ def test_choice_options_stream_too(tmp_path: Path) -> None:
     )
 
 
-def test_only_plain_parquet_inputs_stream(tmp_path: Path, two_files: list[Path]) -> None:
+def test_only_parquet_csv_and_jsonl_inputs_stream(tmp_path: Path, two_files: list[Path]) -> None:
     csv = tmp_path / "c.csv"
-    _rows(3).write_csv(csv)
-    assert stream_files([csv], CMAP) is None
-    assert stream_files([*two_files, csv], CMAP) is None
+    pathology_rows(3).write_csv(csv)
+    mixed = stream_files([*two_files, csv], CMAP)
+    assert mixed is not None
+    assert mixed.rows.slice(0, 57).equals(load_files([*two_files, csv], CMAP).frame)
+    db = tmp_path / "c.db"
+    with closing(sqlite3.connect(db)) as conn, conn:
+        conn.execute("CREATE TABLE t (out TEXT)")
+    assert stream_files([*two_files, db], CMAP) is None
     assert stream_files([tmp_path / "missing.parquet"], CMAP) is None
-    loaded, _ = load_streamed(SourceSpec(paths=(csv,)), CMAP)
-    assert not isinstance(loaded, StreamedTable)
     # reader options are checked by the whole read, which says they do not apply
     with pytest.raises(SourceError, match="--table"):
         load_streamed(SourceSpec(paths=tuple(two_files), table="t"), CMAP)
@@ -134,22 +115,22 @@ def test_streamed_input_errors_are_the_whole_reads(tmp_path: Path, two_files: li
     with pytest.raises(SourceError, match=r"column 'nope' not found .*available: out, parse"):
         stream_files(two_files, ColumnMap(raw="nope", truth="gold"))
     empty = tmp_path / "e.parquet"
-    _rows(0).write_parquet(empty)
+    pathology_rows(0).write_parquet(empty)
     with pytest.raises(SourceError, match="no rows to read"):
         stream_files([empty], CMAP)
     nulls = tmp_path / "n.parquet"
-    _rows(4).with_columns(pl.lit(None, dtype=pl.String).alias("gold")).write_parquet(nulls)
+    pathology_rows(4).with_columns(pl.lit(None, dtype=pl.String).alias("gold")).write_parquet(nulls)
     with pytest.raises(SourceError, match="truth column 'gold' has no values"):
         stream_files([nulls], CMAP)
     typed = tmp_path / "t.parquet"
-    _rows(4).with_columns(pl.Series("out", [[1], [2], [3], [4]])).write_parquet(typed)
+    pathology_rows(4).with_columns(pl.Series("out", [[1], [2], [3], [4]])).write_parquet(typed)
     with pytest.raises(SourceError, match=r"column 'out' .* cannot be read as text"):
         stream_files([typed], CMAP)  # checked before any slice is read
 
 
 def test_the_input_own_source_column_is_noted(tmp_path: Path) -> None:
     path = tmp_path / "s.parquet"
-    _rows(4).with_columns(pl.lit("elsewhere").alias("source")).write_parquet(path)
+    pathology_rows(4).with_columns(pl.lit("elsewhere").alias("source")).write_parquet(path)
     streamed = stream_files([path], CMAP)
     assert streamed is not None
     assert streamed.notes == load_files([path], CMAP).notes
@@ -309,6 +290,6 @@ def test_outputs_without_rowids_are_read_whole(tmp_path: Path, kind: str) -> Non
 def test_an_input_changed_while_read_is_one_clear_error(two_files: list[Path]) -> None:
     streamed = stream_files(two_files, CMAP)
     assert streamed is not None
-    _rows(5).write_parquet(two_files[1])  # 31 rows become 5 under the reader's feet
+    pathology_rows(5).write_parquet(two_files[1])  # 31 rows become 5 under the reader's feet
     with pytest.raises(SourceError, match="was an input changed while it was read"):
         streamed.rows.slice(20, 30)

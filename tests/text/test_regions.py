@@ -89,7 +89,10 @@ def _reference_map(text: str) -> tuple[list[int], list[int]] | None:
     whole = unicodedata.normalize("NFKC", text).lower()
     if unicodedata.normalize("NFKC", text) == text and len(whole) == len(text):
         return list(range(len(text))), list(range(1, len(text) + 1))  # the identity shortcut
-    pieces, starts, ends, start = [], [], [], 0
+    pieces: list[str] = []
+    starts: list[int] = []
+    ends: list[int] = []
+    start = 0
     for i in range(1, len(text) + 1):
         if i == len(text) or unicodedata.combining(text[i]) == 0:
             chunk = text[start:i]

@@ -7,7 +7,9 @@ each in its own module:
    slice of rows, keeping rules, spans and labels, with marker and ``</think>`` counts
    (`markers`);
 2. compare (`audit_compare`): flips, deltas with intervals, McNemar and Holm, rule counts;
-3. collect examples (`audit_examples`): a seeded sample of flipped rows with their texts.
+3. collect examples (`audit_examples`): a seeded sample of flipped rows with their texts;
+4. with ``settings.compare``, draw conclusions (`audit_conclusions`): whether each effect and
+   ranking of the compared factor survives each scheme, from outcome counts taken per slice.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from typing import Any
 import polars as pl
 
 from answer_audit.analysis.audit_compare import Comparisons, compare, scored_table
+from answer_audit.analysis.audit_conclusions import SliceOutcomes
 from answer_audit.analysis.audit_examples import collect_examples
 from answer_audit.analysis.audit_labels import SliceLabels, label_slices, plan_audit
 from answer_audit.analysis.audit_result import (
@@ -36,6 +39,8 @@ from answer_audit.analysis.audit_result import (
     ThinkArtifacts,
 )
 from answer_audit.analysis.audit_settings import AuditSettings
+from answer_audit.analysis.conclusions_results import STORED
+from answer_audit.analysis.conclusions_section import ConclusionsSection, rematched_name
 from answer_audit.analysis.markers import snippet
 from answer_audit.parsers import Parser
 from answer_audit.schemes.apply import (
@@ -110,7 +115,9 @@ def audit(
     small = rows.small  # every row, the columns but the texts
     has_truth = _has_truth(small["truth"], settings)
     plan = plan_audit(rows.columns, schemes, settings, presets, workers)
-    labels = label_slices(rows, plan, has_truth, settings, presets, workers, say, CHUNK_ROWS)
+    outcomes = _slice_outcomes(settings, schemes)
+    labels = label_slices(rows, plan, has_truth, settings, presets, workers, say, CHUNK_ROWS,
+                          outcomes.add if outcomes is not None else None)  # fmt: skip
     say("comparing with the stored labels")
     stored = _stored_labels(small, labels)
     scored = _scored(has_truth, stored, rows.height)
@@ -135,11 +142,31 @@ def audit(
             if KINDS[settings.kind].default_choices is not None
             else ()
         ),
+        conclusions=_conclusions(outcomes, "label" in rows.columns, say),
+        recorded_labels="label" in rows.columns,
     )
 
 
 def _silent(message: str) -> None:
     """A progress callback that shows nothing."""
+
+
+def _slice_outcomes(settings: AuditSettings, schemes: Sequence[Scheme]) -> SliceOutcomes | None:
+    """The per-slice counter of the conclusions; None when no comparison was asked for."""
+    chosen = settings.conclusion_settings()
+    return None if chosen is None else SliceOutcomes(chosen, [s.name for s in schemes])
+
+
+def _conclusions(
+    outcomes: SliceOutcomes | None, recorded: bool, say: Callable[[str], None]
+) -> ConclusionsSection | None:
+    """The conclusions of the counted slices, held against the recorded labels when the table
+    has them, else against the stored parse re-matched by the consistency scheme's matcher."""
+    if outcomes is None:
+        return None
+    say("drawing conclusions")
+    stored = STORED if recorded else rematched_name(CONSISTENCY.normalizer)
+    return ConclusionsSection(outcomes.conclusions(), stored)
 
 
 def _with_choices(
@@ -221,7 +248,10 @@ def _check_inputs(
     settings: AuditSettings,
     presets: Mapping[str, Parser] | None,
 ) -> None:
+    chosen = settings.conclusion_settings()
+    asked = [] if chosen is None else [chosen.compare, *([chosen.item] if chosen.item else [])]
     missing = [c for c in ("raw", "truth", *settings.group_by) if c not in rows.columns]
+    missing += [c for c in asked if c not in rows.columns and c not in missing]
     if missing:
         raise ValueError(
             f"the audit table lacks column(s) {', '.join(missing)}; available: "

@@ -64,6 +64,10 @@ def plan_audit(
     return AuditPlan(tuple(schemes), tuple(tuple(b) for b in batches), checks_consistency)
 
 
+SliceCallback = Callable[[pl.DataFrame, pl.Series, pl.Series, Mapping[str, pl.Series]], None]
+"""Called with a labelled slice: rows, has-a-truth mask, stored labels, labels by scheme."""
+
+
 @dataclass(frozen=True)
 class SliceLabels:
     """What labelling every slice leaves: per row of the table, each scheme's rule, span and
@@ -88,9 +92,12 @@ def label_slices(
     workers: int,
     say: Callable[[str], None],
     chunk_rows: int,
+    on_slice: SliceCallback | None = None,
 ) -> SliceLabels:
     """Every scheme of ``plan`` on every slice of ``chunk_rows`` rows; markers and think
-    counts are taken meanwhile. ``has_truth`` marks the rows with a usable truth."""
+    counts are taken meanwhile. ``has_truth`` marks the rows with a usable truth. ``on_slice``
+    is handed each labelled slice: its rows, which have a truth, the stored labels and each
+    scheme's labels by name (the conclusions count their outcomes that way)."""
     consistency: list[pl.DataFrame] = []
     parts: dict[str, list[pl.DataFrame]] = {s.name: [] for s in plan.schemes}
     tally = TextTally(settings)
@@ -111,8 +118,12 @@ def label_slices(
             for batch, future in zip(plan.batches, pending, strict=True):
                 for scheme, part in zip(batch, future.result(), strict=True):
                     (consistency if scheme is CONSISTENCY else parts[scheme.name]).append(part)
+            stored = chunk["label"] if "label" in chunk.columns else consistency[-1]["correct"]
             if "label" not in chunk.columns:  # the stored labels come from the consistency scheme
-                tally.add(chunk, truth_here, consistency[-1]["correct"])
+                tally.add(chunk, truth_here, stored)
+            if on_slice is not None:
+                on_slice(chunk, truth_here, stored,
+                         {name: done[-1]["correct"] for name, done in parts.items()})  # fmt: skip
             del chunk, pending
     return SliceLabels(
         by_scheme={name: pl.concat(chunks) for name, chunks in parts.items()},

@@ -5,7 +5,7 @@ Every part is a frozen dataclass whose ``to_dict()`` is its piece of the JSON re
 report's documented shape, so renderers and readers of the JSON see the same names. Four parts
 write their own: `Coverage` (after the reader's keys), `SchemeSummary` and `GroupCell` (their
 comparison flattened in) and `AuditResult` (the scheme list inside the settings). A new section
-(e.g. conclusions) is one more field and one more line in `AuditResult.to_dict`.
+is one more field and one more line in `AuditResult.to_dict`, as the conclusions are.
 """
 
 from __future__ import annotations
@@ -16,8 +16,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from answer_audit.analysis.audit_settings import AuditSettings
+from answer_audit.analysis.conclusions_results import STORED
+from answer_audit.analysis.conclusions_section import (
+    ASK_FOR_CONCLUSIONS,
+    ConclusionsSection,
+    rematched_name,
+)
 from answer_audit.analysis.records import JsonRecord
-from answer_audit.schemes.apply import Scheme
+from answer_audit.schemes.apply import CONSISTENCY, Scheme
 
 Group = Mapping[str, object]
 """A group's key: each group-by column and its value in that group (empty: all rows)."""
@@ -291,6 +297,19 @@ class AuditResult(JsonRecord):
     """A seeded sample of flipped rows, in scheme order, then row order."""
     notes: tuple[str, ...] = ()
     """Things the reader of the report should know (e.g. truths a preset can never match)."""
+    conclusions: ConclusionsSection | None = None
+    """Whether each effect and ranking of ``settings.compare`` survives each scheme; None when
+    no comparison was asked for."""
+    conclusions_hint: str = dataclasses.field(default=ASK_FOR_CONCLUSIONS, compare=False)
+    """Without conclusions, the line the reports show on how to ask for them (not in the JSON)."""
+    recorded_labels: bool = True
+    """Whether the stored labels are recorded correctness (a label column); False when they are
+    the stored parse re-matched by the consistency scheme's matcher (not in the JSON)."""
+
+    @property
+    def stored_name(self) -> str:
+        """What "stored" is here: ``stored``, or ``stored parse, re-matched by v1``."""
+        return STORED if self.recorded_labels else rematched_name(CONSISTENCY.normalizer)
 
     def cells_of(self, scheme: str) -> list[GroupCell]:
         """The cells of one scheme, in report order."""
@@ -300,10 +319,16 @@ class AuditResult(JsonRecord):
         """This result with ``notes`` added after its own (e.g. what the reader noticed)."""
         return dataclasses.replace(self, notes=(*self.notes, *notes))
 
+    def with_conclusions_hint(self, hint: str) -> AuditResult:
+        """This result with another line on how to ask for conclusions (one fitting the source)."""
+        return dataclasses.replace(self, conclusions_hint=hint)
+
     def to_dict(self) -> dict[str, Any]:
-        """The JSON report, section by section (the scheme specs inside the settings)."""
+        """The JSON report, section by section (the scheme specs inside the settings; the
+        conclusions, null when none were asked for, right after them)."""
         return {
             "settings": {**self.settings.to_dict(), "schemes": [s.spec for s in self.schemes]},
+            "conclusions": None if self.conclusions is None else self.conclusions.to_dict(),
             "coverage": self.coverage.to_dict(),
             "consistency": None if self.consistency is None else self.consistency.to_dict(),
             "schemes": [s.to_dict() for s in self.schemes],

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from answer_audit.analysis.conclusions_results import ConclusionSettings
+from answer_audit.analysis.conclusions_section import conclusion_settings
 from answer_audit.analysis.stats import as_integer, check_bootstrap, check_fraction
 from answer_audit.parsers.choice import validated_choices
 from answer_audit.schemes.apply import KINDS, KindName
@@ -29,6 +31,15 @@ class AuditSettings:
     """Flip examples to sample (and post-think losses to keep)."""
     choices: str | None = None
     """Choice audits: the choice letters (None: each preset's own)."""
+    compare: str | None = None
+    """Column whose levels are compared (model, condition, source...): the conclusions check
+    whether each effect and ranking survives re-labelling. None: no conclusions. The other
+    ``group_by`` columns are its strata."""
+    baseline: str | None = None
+    """Level of ``compare`` every other level is compared with (None: every pair)."""
+    item: str | None = None
+    """Column naming the question, so that an item's rows are resampled together (cluster
+    bootstrap); None treats rows as independent."""
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -48,6 +59,15 @@ class AuditSettings:
             )
         if self.choices is not None:
             object.__setattr__(self, "choices", validated_choices(self.choices))
+        self.conclusion_settings()  # refuses a baseline or item without compare, and the like
+
+    def conclusion_settings(self) -> ConclusionSettings | None:
+        """What the conclusions compare (strata: the group-by columns but ``compare``), seeded
+        and sized like the audit's other intervals; None without ``compare``."""
+        return conclusion_settings(
+            self.compare, self.baseline, self.item, self.group_by,
+            seed=self.seed, n_boot=self.n_boot, alpha=self.alpha,
+        )  # fmt: skip
 
     def to_dict(self) -> dict[str, Any]:
         """The settings as the JSON report's ``settings`` (the scheme list is added there)."""

@@ -14,6 +14,13 @@ from typing import Any, Literal
 import numpy as np
 import polars as pl
 
+from answer_audit.analysis.conclusions_results import ConclusionSettings
+from answer_audit.analysis.conclusions_section import (
+    ConclusionsSection,
+    check_conclusion_columns,
+    conclusion_settings,
+    conclusions_from_labels,
+)
 from answer_audit.analysis.diff_result import (
     Agreement,
     DiffGroup,
@@ -24,7 +31,7 @@ from answer_audit.analysis.diff_result import (
     RulePair,
 )
 from answer_audit.analysis.incidence import confusion, value_label
-from answer_audit.analysis.stats import mcnemar_paired
+from answer_audit.analysis.stats import check_bootstrap, mcnemar_paired
 from answer_audit.extraction import Span
 from answer_audit.parsers import Parser
 from answer_audit.schemes.kinds import KINDS, KindName
@@ -108,12 +115,20 @@ def diff_labelings(
     align: Align = "rows",
     group_by: Sequence[str] = (),
     workers: int = 1,
+    compare: str | None = None,
+    baseline: str | None = None,
+    item: str | None = None,
+    seed: int = 0,
+    n_boot: int = 1000,
 ) -> DiffResult:
     """Compare side ``a`` on ``frame`` with side ``b`` on ``frame_b`` (default: the same rows).
 
     ``columns``/``columns_b`` are the input tables (same row order) that ``stored:COL`` sides
     read; ``group_by`` names columns of ``frame`` to break agreement and accuracy down by;
     ``workers`` > 1 runs row-by-row presets in that many processes (same result).
+    ``compare`` (a column of A's table, with ``baseline`` and ``item``) adds conclusions:
+    whether each effect and ranking of that column under A survives under B (the other
+    ``group_by`` columns are strata; ``seed`` and ``n_boot`` drive their resampling).
 
     >>> t = pl.DataFrame({"id": ["1", "2"], "raw": ["Answer: b", "so b\\nAnswer: c"],
     ...                   "truth": ["b", "c"]})
@@ -122,6 +137,11 @@ def diff_labelings(
     (2, 1.0, 1.0)
     """
     frame, other = _checked_tables(frame, frame_b, a, b, group_by)
+    check_bootstrap(n_boot, seed)
+    chosen = conclusion_settings(compare, baseline, item, group_by, seed=seed, n_boot=n_boot,
+                                 alpha=0.05)  # fmt: skip
+    if chosen is not None:
+        check_conclusion_columns(frame.columns, chosen)
     kind = side_kind(a, b, presets, kind)
     normalizer = pick_normalizer(normalizer, kind)
     options: dict[str, Any] = {
@@ -144,7 +164,18 @@ def diff_labelings(
         disagreements=tuple(_disagreement(i, frame, other, la, lb, context) for i in rows),
         notes=tuple(_truth_notes(frame, other)) if frame_b is not None else (),
         raw_texts=tuple((frame["raw"][i], other["raw"][i]) for i in rows),
+        conclusions=None if chosen is None else _conclusions(frame, chosen, la, lb),
     )  # fmt: skip
+
+
+def _conclusions(
+    frame: pl.DataFrame, chosen: ConclusionSettings, la: Labels, lb: Labels
+) -> ConclusionsSection:
+    """B's labels held against A's, on A's rows (A stands where the stored labels stand)."""
+    scheme = lb.name if lb.name != STORED else f"{STORED} (B)"
+    found = conclusions_from_labels(frame, chosen, la.correct, {scheme: lb.correct})
+    names = {scheme: f"B ({lb.name})"}
+    return ConclusionsSection(found, stored_name=f"A ({la.name})", scheme_names=names)
 
 
 def _checked_tables(

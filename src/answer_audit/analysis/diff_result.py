@@ -1,16 +1,18 @@
 """What a diff of two labellings finds (`DiffResult` and its parts), as frozen dataclasses.
 
 Each part's ``to_dict()`` is its piece of the JSON report of `answer-audit diff`; the keys and
-their order are the report's documented shape (docs/reports.md). A new section (e.g.
-conclusions) is one more field, declared last, with a default.
+their order are the report's documented shape (docs/reports.md). A new section is one more
+field, declared last, with a default (as ``conclusions`` is).
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from answer_audit.analysis.conclusions_section import ASK_FOR_CONCLUSIONS, ConclusionsSection
 from answer_audit.analysis.incidence import Confusion
 from answer_audit.analysis.records import INTERNAL, JsonRecord
 from answer_audit.extraction import Span
@@ -147,3 +149,14 @@ class DiffResult(JsonRecord):
     )
     """A's and B's raw output per disagreement (same order), for the HTML's highlighted spans;
     the JSON carries the snippets instead."""
+    conclusions: ConclusionsSection | None = None
+    """Whether each effect and ranking of the compared column under A survives under B; None
+    when no comparison was asked for."""
+    conclusions_hint: str = field(
+        default=ASK_FOR_CONCLUSIONS, repr=False, compare=False, metadata=INTERNAL
+    )
+    """Without conclusions, the line the reports show on how to ask for them (not in the JSON)."""
+
+    def with_conclusions_hint(self, hint: str) -> DiffResult:
+        """This result with another line on how to ask for conclusions."""
+        return dataclasses.replace(self, conclusions_hint=hint)

@@ -15,6 +15,12 @@ import numpy as np
 import numpy.typing as npt
 import polars as pl
 
+from answer_audit.analysis.conclusions_results import ConclusionSettings
+from answer_audit.analysis.conclusions_section import (
+    ConclusionsSection,
+    conclusion_settings,
+    conclusions_from_labels,
+)
 from answer_audit.analysis.incidence import Incidence, confusion, incidence, rule_descriptions
 from answer_audit.analysis.metrics import BootSettings, Metrics
 from answer_audit.analysis.rescore_result import (
@@ -27,6 +33,7 @@ from answer_audit.analysis.rescore_result import (
     RescoreSettings,
     StoredLabelCheck,
     output_names,
+    stored_labelling_name,
 )
 from answer_audit.analysis.stats import accuracy, check_bootstrap, mcnemar_paired
 from answer_audit.parsers import Parser
@@ -62,6 +69,9 @@ def rescore(
     seed: int = 0,
     ci: float = 0.95,
     workers: int = 1,
+    compare: str | None = None,
+    baseline: str | None = None,
+    item: str | None = None,
 ) -> RescoreResult:
     """Re-extract every row with ``parser`` and score it against the truth, beside the stored parse.
 
@@ -70,6 +80,12 @@ def rescore(
     v1) is the matcher's. Metrics cover rows with a truth; rows with no extraction or an error
     count as incorrect. ``workers`` > 1 runs a row-by-row preset in that many processes (same
     numbers; see `answer_audit.schemes.parallel`).
+
+    "Stored" is the correctness the source recorded (the ``label`` column) where it has one; a
+    row without a recorded label, or a table without the column, falls back to the stored parse
+    re-matched by this matcher. ``compare`` (with ``baseline`` and ``item``) adds conclusions:
+    whether each effect and ranking of that column survives the rescore (the other ``group_by``
+    columns are strata).
 
     >>> t = pl.DataFrame({"id": ["1", "2"], "raw": ["Answer: b", "Answer: c"],
     ...                   "parsed": ["b", "a"], "truth": ["b", "c"]})
@@ -84,6 +100,8 @@ def rescore(
     )
     _check_columns(frame, group_by)
     check_bootstrap(n_boot, seed, ci)
+    chosen = conclusion_settings(compare, baseline, item, group_by, seed=seed, n_boot=n_boot,
+                                 alpha=round(1 - ci, 12))  # fmt: skip
     preset = resolve_parser(parser, presets, choices)
     kind = kind_of(preset)
     normalizer = pick_normalizer(normalizer, kind)
@@ -92,20 +110,56 @@ def rescore(
     settings = RescoreSettings(group_by=tuple(group_by), bootstrap=n_boot, seed=seed, ci=ci,
                                choices=choices)  # fmt: skip
     classes = truth_classes(frame, kind)
-    compare = _Comparer(frame, classes, new, old, settings.boot)
-    found = incidence(new, classes, compare.scored.tolist(), json_field=KINDS[kind].json_field,
+    stored_ok = _stored_correct(frame, old)
+    comparer = _Comparer(frame, classes, new, old, stored_ok, settings.boot)
+    found = incidence(new, classes, comparer.scored.tolist(), json_field=KINDS[kind].json_field,
                       descriptions=rule_descriptions(preset.describe()))  # fmt: skip
-    groups = _groups(frame, group_by, compare, new, found)
+    groups = _groups(frame, group_by, comparer, new, found)
     rows = _row_frame(new, old)
     return RescoreResult(
         parser=preset.name, family=kind, normalizer=normalizer, settings=settings,
-        coverage=_coverage(table, frame.height, int(compare.scored.sum()), len(groups)),
-        overall=compare(np.ones(frame.height, dtype=bool)), groups=groups, incidence=found,
+        coverage=_coverage(table, frame.height, int(comparer.scored.sum()), len(groups)),
+        overall=comparer(np.ones(frame.height, dtype=bool)), groups=groups, incidence=found,
         confusion=(confusion(old.values, new.values)
                    if old is not None and KINDS[kind].closed_values else None),
         notes=_notes(table, rows), rows=rows,
         original=table.original if isinstance(table, LoadedTable) else None,
+        conclusions=_conclusions(frame, chosen, new, stored_ok,
+                                 stored_labelling_name("label" in frame.columns, kind, normalizer)),
     )  # fmt: skip
+
+
+def _stored_correct(frame: pl.DataFrame, old: Labels | None) -> list[bool | None] | None:
+    """Per row, the stored correctness: the recorded label, else (no label on the row, or no
+    label column) the stored parse re-matched; None with neither a label nor a stored parse."""
+    rematched = None if old is None else old.correct
+    if "label" not in frame.columns:
+        return rematched
+    return [
+        recorded if recorded is not None else (None if rematched is None else rematched[i])
+        for i, recorded in enumerate(frame["label"].to_list())
+    ]
+
+
+def _conclusions(
+    frame: pl.DataFrame,
+    chosen: ConclusionSettings | None,
+    new: Labels,
+    stored_ok: list[bool | None] | None,
+    stored_name: str,
+) -> ConclusionsSection | None:
+    """The rescore as one scheme against the stored labels, on the rows with a truth."""
+    if chosen is None:
+        return None
+    if stored_ok is None:
+        raise ValueError(
+            "conclusions hold the rescore against the stored labels: pass --label COLUMN "
+            "(recorded correctness) or --parsed COLUMN (the stored parse)"
+        )
+    scored = [ok is not None for ok in new.correct]
+    stored = [ok if keep else None for ok, keep in zip(stored_ok, scored, strict=True)]
+    found = conclusions_from_labels(frame, chosen, stored, {new.name: new.correct})
+    return ConclusionsSection(found, stored_name)
 
 
 def _coverage(
@@ -163,11 +217,16 @@ class _Comparer:
         classes: Sequence[str | None],
         new: Labels,
         old: Labels | None,
+        stored_ok: list[bool | None] | None,
         boot: BootSettings,
     ) -> None:
         self.scored = np.array([c is not None for c in new.correct], dtype=bool)
         self.classes = np.array([c or "" for c in classes], dtype=object)
-        self.new, self.old = _arrays(new), None if old is None else _arrays(old)
+        self.new = _arrays(new)
+        # the stored side: recorded correctness (`_stored_correct`), failures and errors of the
+        # stored parse; the re-matched parse alone is what the stored-label check compares
+        self.old = None if old is None else _arrays(old, stored_ok)
+        self.rematched = None if old is None else _arrays(old)[0]
         has_label = "label" in frame.columns
         self.label = np.array(frame["label"].to_list(), dtype=object) if has_label else None
         self.ids = np.array(frame["id"].to_list(), dtype=object)
@@ -197,7 +256,8 @@ class _Comparer:
         found = accuracy(label) if has.any() else None
         if self.old is None:
             return StoredLabelCheck(int(has.sum()), found, None, ())
-        differs = label != self.old[0][has]
+        assert self.rematched is not None
+        differs = label != self.rematched[has]
         ids = tuple(self.ids[has][differs][:DISAGREEMENT_EXAMPLES].tolist())
         return StoredLabelCheck(int(has.sum()), found, int(differs.sum()), ids)
 
@@ -209,11 +269,14 @@ def _paired_change(stored_ok: Mask, rescored_ok: Mask) -> PairedChange:
                         stored_only_correct=b, rescored_only_correct=c, mcnemar_p=p)  # fmt: skip
 
 
-def _arrays(labels: Labels) -> tuple[Mask, Mask, Mask]:
-    """(correct, failed, errored) per row; failed = no value on a row that is not an error row."""
+def _arrays(
+    labels: Labels, correct: Sequence[bool | None] | None = None
+) -> tuple[Mask, Mask, Mask]:
+    """(correct, failed, errored) per row; failed = no value on a row that is not an error row.
+    ``correct`` replaces the labels' own correctness (the stored side's recorded labels)."""
     errored = np.array([r in ERROR_RULES for r in labels.rules], dtype=bool)
     missing = np.array([v is None for v in labels.values], dtype=bool)
-    ok = np.array([bool(c) for c in labels.correct], dtype=bool)
+    ok = np.array([bool(c) for c in (labels.correct if correct is None else correct)], dtype=bool)
     return ok, missing & ~errored, errored
 
 

@@ -1,8 +1,8 @@
 """What a rescore finds (`RescoreResult` and its parts), as frozen dataclasses.
 
 Each part's ``to_dict()`` is its piece of the JSON report of `answer-audit rescore`; the keys and
-their order are the report's documented shape (docs/reports.md). A new section (e.g.
-conclusions) is one more field, declared last, with a default.
+their order are the report's documented shape (docs/reports.md). A new section is one more
+field, declared last, with a default (as ``conclusions`` is).
 """
 
 from __future__ import annotations
@@ -14,10 +14,16 @@ from typing import Any
 
 import polars as pl
 
+from answer_audit.analysis.conclusions_results import STORED
+from answer_audit.analysis.conclusions_section import (
+    ASK_FOR_CONCLUSIONS,
+    ConclusionsSection,
+    rematched_name,
+)
 from answer_audit.analysis.incidence import Confusion, Incidence
 from answer_audit.analysis.metrics import BootSettings, Metrics
 from answer_audit.analysis.records import INTERNAL, JsonRecord
-from answer_audit.schemes.kinds import KindName
+from answer_audit.schemes.kinds import KINDS, KindName
 
 RENAME_SUFFIX = "_rescored"
 
@@ -175,6 +181,24 @@ class RescoreResult(JsonRecord):
         default=None, repr=False, compare=False, metadata=INTERNAL
     )
     """The input as read (every column), when rescore was given a LoadedTable."""
+    conclusions: ConclusionsSection | None = None
+    """Whether each effect and ranking of the compared column survives the rescore; None when
+    no comparison was asked for."""
+    conclusions_hint: str = field(
+        default=ASK_FOR_CONCLUSIONS, repr=False, compare=False, metadata=INTERNAL
+    )
+    """Without conclusions, the line the reports show on how to ask for them (not in the JSON)."""
+
+    @property
+    def stored_name(self) -> str:
+        """What "stored" is here: ``stored`` (recorded correctness) or, without a label column,
+        ``stored parse, re-matched by MATCHER``."""
+        recorded = self.overall.stored_label is not None
+        return stored_labelling_name(recorded, self.family, self.normalizer)
+
+    def with_conclusions_hint(self, hint: str) -> RescoreResult:
+        """This result with another line on how to ask for conclusions."""
+        return dataclasses.replace(self, conclusions_hint=hint)
 
     def annotate(self, original: pl.DataFrame | None = None) -> pl.DataFrame:
         """Every input row and column, then the new columns (renamed ``*_rescored`` on a clash)."""
@@ -185,6 +209,18 @@ class RescoreResult(JsonRecord):
             raise ValueError(f"original has {base.height} rows, the rescore {self.rows.height}")
         names = output_names(base.columns, self.rows.columns)
         return pl.concat([base, self.rows.rename(names)], how="horizontal")
+
+
+def stored_labelling_name(recorded: bool, family: KindName, normalizer: str) -> str:
+    """``stored`` when the source recorded correctness (a label column), else the stored parse
+    and the matcher that re-matches it: the normalizer for text, the kind's matcher otherwise.
+
+    >>> stored_labelling_name(False, "choice", "v1")
+    'stored parse, re-matched by the choice matcher'
+    """
+    if recorded:
+        return STORED
+    return rematched_name(normalizer if KINDS[family].compares_text else f"the {family} matcher")
 
 
 def output_names(existing: Sequence[str], new: Sequence[str]) -> dict[str, str]:

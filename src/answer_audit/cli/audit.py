@@ -54,6 +54,9 @@ def audit_cmd(
     error: opt.ErrorCol = None,
     choices_col: opt.ChoicesCol = None,
     group_by: opt.GroupBy = None,
+    compare: opt.Compare = None,
+    baseline: opt.Baseline = None,
+    item: opt.Item = None,
     null_values: opt.NullValues = None,
     kind: Annotated[
         str,
@@ -130,5 +133,5 @@ def audit_cmd(
         choices=choices, seed=seed, bootstrap=bootstrap, max_rows=max_rows,
         max_examples=max_examples,
         outputs=report_paths("answer_parsing_audit", out_dir, out_md, out_json, out_html),
-        workers=workers, quiet=quiet,
+        workers=workers, quiet=quiet, compare=compare, baseline=baseline, item=item,
     )  # fmt: skip

@@ -9,6 +9,7 @@ import typer
 
 from answer_audit.analysis.diff import diff_labelings, pair_tables
 from answer_audit.cli import options as opt
+from answer_audit.cli.comparison import comparison_hint, with_compared_columns
 from answer_audit.cli.console import err, out, progress_reporter
 from answer_audit.cli.errors import user_errors
 from answer_audit.cli.options import (
@@ -62,6 +63,28 @@ def diff_cmd(
     error: opt.ErrorCol = None,
     choices_col: opt.ChoicesCol = None,
     group_by: opt.GroupBy = None,
+    compare: opt.Compare = None,
+    baseline: opt.Baseline = None,
+    item: opt.Item = None,
+    seed: Annotated[
+        int,
+        typer.Option(
+            "--seed",
+            min=0,
+            help="Seed of the conclusions' resampling.",
+            rich_help_panel=opt.CONCLUSIONS,
+        ),
+    ] = 0,
+    bootstrap: Annotated[
+        int,
+        typer.Option(
+            "--bootstrap",
+            min=2,
+            max=100_000,
+            help="Resamples for the conclusions' intervals.",
+            rich_help_panel=opt.CONCLUSIONS,
+        ),
+    ] = 1000,
     null_values: opt.NullValues = None,
     fmt: opt.Fmt = "auto",
     records: opt.Records = None,
@@ -103,9 +126,10 @@ def diff_cmd(
     check_adhoc_used(adhoc, [a, b])
     inputs_and_presets = [*spec.inputs, *([presets] if presets else [])]  # never over either
     check_output_paths([out_md, out_json, out_html], inputs_and_presets)
+    loading, _ = with_compared_columns(spec, cmap, compare, item)
     with progress_reporter(quiet, total=2) as step:
         step("loading")
-        first, second, notes, mode = _diff_tables(spec, cmap, align)
+        first, second, notes, mode = _diff_tables(spec, loading, align)
         step("comparing")
         result = diff_labelings(
             first.frame, resolve_parser(a, adhoc), resolve_parser(b, adhoc),
@@ -116,9 +140,11 @@ def diff_cmd(
             kind=_kind(kind),
             presets=PresetSet.from_file(presets), choices=choices,
             normalizer=normalizer, context=context, align=mode, group_by=cmap.group_by,
-            workers=resolve_workers(workers),
+            workers=resolve_workers(workers), compare=compare, baseline=baseline, item=item,
+            seed=seed, n_boot=bootstrap,
         )  # fmt: skip
     result = dataclasses.replace(result, notes=(*notes, *result.notes))  # loading's notes first
+    result = result.with_conclusions_hint(comparison_hint(spec, first.coverage, first.frame))
     if out_md is not None:
         text = render_diff_markdown(result, max_rows=max_rows, generated_at=generated_at())
         atomic_write_text(out_md, text, spec.inputs)

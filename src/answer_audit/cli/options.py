@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Annotated
 
@@ -12,6 +12,7 @@ import typer
 
 from answer_audit.parsers import JsonFieldPreset, Parser
 from answer_audit.parsers.choice import validated_choices
+from answer_audit.parsers.jsonfield import ADHOC_JSON_PARSERS
 
 # Help panels: the options of a command grouped by what they are about.
 INPUT = "Input"
@@ -20,6 +21,7 @@ PARSING = "Parsing"
 STATS = "Statistics"
 OUTPUT = "Output"
 RUN = "Running"
+CONCLUSIONS = "Conclusions"
 
 Sources = Annotated[
     list[Path] | None,
@@ -112,6 +114,23 @@ NullValues = Annotated[
         rich_help_panel=INPUT,
     ),
 ]
+Compare = Annotated[
+    str | None,
+    typer.Option("--compare", help="Column whose levels are compared (model, condition, filter, source...): "
+                 "does each effect and ranking survive re-labelling? The other --group-by columns are strata.",
+                 rich_help_panel=CONCLUSIONS, show_default=False),
+]  # fmt: skip
+Baseline = Annotated[
+    str | None,
+    typer.Option("--baseline", help="Level of --compare that every other level is compared with "
+                 "(default: every pair of levels).", rich_help_panel=CONCLUSIONS, show_default=False),
+]  # fmt: skip
+Item = Annotated[
+    str | None,
+    typer.Option("--item", help="Column naming the question, when the levels answer the same ones: "
+                 "an item's rows are resampled together (cluster bootstrap).",
+                 rich_help_panel=CONCLUSIONS, show_default=False),
+]  # fmt: skip
 Presets = Annotated[
     Path | None,
     typer.Option(
@@ -189,7 +208,10 @@ Normalizer = Annotated[
 JsonField = Annotated[
     str | None,
     typer.Option(
-        "--field", help="--parser json: the JSON field holding the answer.", rich_help_panel=PARSING
+        "--field",
+        help="--parser json: the JSON field holding the answer (--parser json/v2: the same, read "
+        "by the tolerant reader: trailing commas, single quotes, unquoted keys, comments).",
+        rich_help_panel=PARSING,
     ),
 ]
 NullAs = Annotated[
@@ -246,18 +268,23 @@ def adhoc_json_preset(
 
 
 def resolve_parser(name: str, adhoc: JsonFieldPreset | None) -> str | Parser:
-    """A preset name as given, or the ad-hoc JSON preset for `json`."""
-    if name != "json":
+    """A preset name as given, or the ad-hoc JSON preset for `json` (and its tolerant version
+    for `json/v2`, named ``json/v2(field=...)``)."""
+    if name not in ADHOC_JSON_PARSERS:
         return name
     if adhoc is None:
-        raise ValueError("`json` needs --field FIELD (and optionally --null-as, --allowed)")
+        raise ValueError(f"`{name}` needs --field FIELD (and optionally --null-as, --allowed)")
+    if ADHOC_JSON_PARSERS[name]:
+        return replace(adhoc, name=name + adhoc.name.removeprefix("json"), tolerant=True)
     return adhoc
 
 
 def check_adhoc_used(adhoc: JsonFieldPreset | None, names: list[str]) -> None:
-    """Refuse JSON flags when no side is `json`."""
-    if adhoc is not None and "json" not in names:
-        raise ValueError("--field, --null-as, --allowed apply to `--parser json` only")
+    """Refuse JSON flags when no side is `json` or `json/v2`."""
+    if adhoc is not None and not set(ADHOC_JSON_PARSERS) & set(names):
+        raise ValueError(
+            "--field, --null-as, --allowed apply to `--parser json` only (or `json/v2`)"
+        )
 
 
 @dataclass(frozen=True)

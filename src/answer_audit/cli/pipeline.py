@@ -10,6 +10,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from answer_audit.analysis.audit import AuditResult, AuditSettings, audit
+from answer_audit.cli.comparison import comparison_hint, with_compared_columns
 from answer_audit.cli.console import err, out, progress_reporter
 from answer_audit.cli.options import ReportPaths
 from answer_audit.parsers import PresetSet
@@ -41,9 +42,13 @@ def run_audit(
     outputs: ReportPaths,
     workers: int,
     quiet: bool,
+    compare: str | None = None,
+    baseline: str | None = None,
+    item: str | None = None,
 ) -> AuditResult:
     """Check the flags, load the sources, run the audit, write the reports asked for and print
-    the summary; the result, for callers that want more."""
+    the summary; the result, for callers that want more. ``compare``, ``baseline`` and
+    ``item`` ask for conclusions (`AuditSettings`)."""
     if kind not in KINDS:
         raise ValueError(f"--kind {kind!r}: expected one of {', '.join(KINDS)}")
     if choices is not None and KINDS[kind].default_choices is None:
@@ -60,15 +65,18 @@ def run_audit(
     with progress_reporter(quiet, total=None) as step:
         step("loading")
         # Parquet files and run folders: the texts are read a slice at a time
-        loaded, groups = load_streamed(spec, cmap)
-        settings = AuditSettings(kind=KINDS[kind].name, group_by=groups, seed=seed, n_boot=bootstrap,
-                                 max_examples=max_examples, choices=choices)  # fmt: skip
+        loading, own_groups = with_compared_columns(spec, cmap, compare, item)
+        loaded, groups = load_streamed(spec, loading)
+        settings = AuditSettings(kind=KINDS[kind].name, group_by=own_groups or groups, seed=seed,
+                                 n_boot=bootstrap, max_examples=max_examples, choices=choices,
+                                 compare=compare, baseline=baseline, item=item)  # fmt: skip
         with _opened(loaded) as rows:
             schemes, skipped = runnable_schemes(schemes, user_schemes, rows.columns)
             result = audit(rows, schemes, settings, presets=preset_set,
                            source_coverage=loaded.coverage, progress=step,
                            workers=resolve_workers(workers))  # fmt: skip
-    result = result.with_notes(*loaded.notes, *skipped)
+            hint = comparison_hint(spec, loaded.coverage, rows.small)
+    result = result.with_notes(*loaded.notes, *skipped).with_conclusions_hint(hint)
     write_audit_reports(result, out_md=outputs.md, out_json=outputs.json, out_html=outputs.html,
                         max_rows=max_rows, inputs=spec.inputs)  # fmt: skip
     if not quiet:

@@ -9,6 +9,7 @@ import typer
 
 from answer_audit.analysis.rescore import rescore
 from answer_audit.cli import options as opt
+from answer_audit.cli.comparison import comparison_hint, with_compared_columns
 from answer_audit.cli.console import err, out, progress_reporter
 from answer_audit.cli.errors import user_errors
 from answer_audit.cli.options import (
@@ -61,6 +62,9 @@ def rescore_cmd(
     choices_col: opt.ChoicesCol = None,
     id_col: opt.IdCol = None,
     group_by: opt.GroupBy = None,
+    compare: opt.Compare = None,
+    baseline: opt.Baseline = None,
+    item: opt.Item = None,
     null_values: opt.NullValues = None,
     fmt: opt.Fmt = "auto",
     records: opt.Records = None,
@@ -115,12 +119,15 @@ def rescore_cmd(
     check_output_paths([out_rows, out_json, out_md, out_html], inputs_and_presets)
     with progress_reporter(quiet, total=3) as step:
         step("loading")
-        loaded, groups = load(spec, cmap)
+        loading, own_groups = with_compared_columns(spec, cmap, compare, item)
+        loaded, groups = load(spec, loading)
         step(f"rescoring with {parser}")
         result = rescore(loaded, resolve_parser(parser, adhoc), presets=PresetSet.from_file(presets),
                          choices=choices, normalizer=normalizer,
-                         group_by=groups, n_boot=bootstrap, seed=seed,
-                         workers=resolve_workers(workers))  # fmt: skip
+                         group_by=own_groups or groups, n_boot=bootstrap, seed=seed,
+                         workers=resolve_workers(workers), compare=compare, baseline=baseline,
+                         item=item)  # fmt: skip
+        result = result.with_conclusions_hint(comparison_hint(spec, loaded.coverage, loaded.frame))
         step("writing")
         if out_rows is not None:
             write_rows(result.annotate(), out_rows, spec.inputs)

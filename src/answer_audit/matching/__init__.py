@@ -3,8 +3,9 @@
 A scheme's ``:NAME`` picks both a normalizer (`NORMALIZERS`) and the matcher of the same name
 (`MATCHERS`): ``v1`` and ``v2`` are boundary-safe containment after that normalizer
 (`answer_audit.matching.v1_v2`), ``v3`` is `match_v3` (equivalent spellings, numbers by value,
-mentions that are only asked or negated do not count; `answer_audit.matching.v3`), and
-``numeric`` compares the final number of the prediction with the truth's number by value
+mentions that are only asked or negated do not count; `answer_audit.matching.v3`), ``v4`` is
+`match_v4` (v3 as a careful reader: accents, units, initialisms and surnames, no pick,
+self-correction; `answer_audit.matching.v4`), and ``numeric`` compares the final number of the prediction with the truth's number by value
 (`answer_audit.matching.numeric`). Vectorized twins live in `answer_audit.matching.polars`.
 """
 
@@ -19,6 +20,8 @@ from answer_audit.matching.numeric import match_numeric
 from answer_audit.matching.v1_v2 import SHORT_TRUTH_MAX_LEN, containment, normalize_v1, normalize_v2
 from answer_audit.matching.v3 import match_v3
 from answer_audit.matching.v3_normalizer import normalize_v3
+from answer_audit.matching.v4 import match_v4
+from answer_audit.matching.v4_normalizer import normalize_v4
 from answer_audit.text.numerals import normalize_number
 
 __all__ = ["MATCHERS", "NORMALIZERS", "SHORT_TRUTH_MAX_LEN", "Matcher", "is_correct", "normalize"]
@@ -26,20 +29,22 @@ __all__ = ["MATCHERS", "NORMALIZERS", "SHORT_TRUTH_MAX_LEN", "Matcher", "is_corr
 # (prediction, truth, rel_tol) -> correct, or None when the truth cannot be judged
 Matcher = Callable[[str, str, float], "bool | None"]
 
-# A name here is also the name of a matcher in `MATCHERS`: ``v1`` to ``v3`` compare by
-# containment, ``numeric`` by value (this normalizer gives the final number).
+# A name here is also the name of a matcher in `MATCHERS`: ``v1`` to ``v4`` compare by
+# containment, ``numeric`` by value (this normalizer gives the final number). ``v4`` comes
+# last: the names keep the order they were released in.
 NORMALIZERS: Mapping[str, Callable[[str], str]] = MappingProxyType(
     {
         "v1": normalize_v1,
         "v2": normalize_v2,
         "v3": normalize_v3,
         "numeric": normalize_number,
+        "v4": normalize_v4,
     }
 )
 
 
 def normalize(text: str, normalizer: str = "v1") -> str:
-    """Apply a named normalizer (``"v1"``, ``"v2"``, ``"v3"`` or ``"numeric"``).
+    """Apply a named normalizer (``"v1"``, ``"v2"``, ``"v3"``, ``"v4"`` or ``"numeric"``).
 
     >>> normalize("The U.S. (mainland)!", "v2")
     'the us mainland'
@@ -64,6 +69,7 @@ MATCHERS: Mapping[str, Matcher] = MappingProxyType(
         "v2": containment(normalize_v2, partial(_normalized_truth, normalizer="v2")),
         "v3": lambda prediction, truth, rel_tol: match_v3(prediction, truth),
         "numeric": match_numeric,
+        "v4": lambda prediction, truth, rel_tol: match_v4(prediction, truth),
     }
 )
 assert set(MATCHERS) == set(NORMALIZERS), "every normalizer name needs a matcher"

@@ -16,14 +16,24 @@ kinds ``statements`` and ``option-text`` are read by `choice_statements` and
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 
 from answer_audit.extraction import NOT_FOUND, Extraction
 from answer_audit.parsers.choice_option_text import read_option_text
-from answer_audit.parsers.choice_patterns import KINDS, StepRegexes, compile_step
+from answer_audit.parsers.choice_patterns import (
+    KINDS,
+    StepRegexes,
+    compile_script_step,
+    compile_step,
+)
+from answer_audit.parsers.choice_region import drop_invisible, raw_span, turn_start
+from answer_audit.parsers.choice_script import TokenSet, script_choices, token_set
 from answer_audit.parsers.choice_statements import read_statements
 from answer_audit.parsers.choice_step import ChoiceStep, Decision, Lines, NoAnswer, OptionTexts
+from answer_audit.parsers.choice_terminal import RULE as TERMINAL_RULE
+from answer_audit.parsers.choice_terminal import terminal_rule
 from answer_audit.parsers.timed import budgeted, compile_user_pattern
 from answer_audit.text.offsets import nfkc_lower_with_map
 from answer_audit.text.prefilters import guarded, may_match, needed_strings
@@ -64,16 +74,25 @@ class ChoicePreset:
     think: bool = False
     masks: tuple[str, ...] = ()
     user_patterns: bool = False  # from a preset file: run patterns with a time limit
+    # choice/v5 (off for older presets): option labels in any script (`choice_script`; patterns
+    # use {T}, {K}, {W}, {A}), invisible characters dropped first, and where an invented next
+    # turn starts (`turns` anywhere, `replies` after the output's start; `choice_region`).
+    scripts: bool = False
+    invisible: bool = False
+    turns: tuple[str, ...] = ()
+    replies: tuple[str, ...] = ()
+    terminal: bool = False  # the terminal-answer rule first (`choice_terminal`)
 
     def __post_init__(self) -> None:
-        validated_choices(self.choices)
+        (script_choices if self.scripts else validated_choices)(self.choices)
 
     def extract(
         self, text: str, choices: str | None = None, choices_text: OptionTexts | None = None
     ) -> Extraction:
         """The choice in ``text``; ``choices_text`` gives the options' texts (by position, or
         keyed by letter) for the ``option-text`` step."""
-        letters = validated_choices(choices) if choices else self.choices  # "": the preset's
+        check = script_choices if self.scripts else validated_choices
+        letters = check(choices) if choices else self.choices  # "": the preset's
         return _run(self, text, letters.lower(), choices_text)
 
     def describe(self) -> list[str]:
@@ -102,6 +121,9 @@ class _Compiled:
     extras: tuple[StepRegexes | None, ...]
     masks: tuple[re.Pattern[str], ...]
     mask_needs: tuple[frozenset[str] | None, ...]  # `first_chars.needed_strings` of each mask
+    tokens: TokenSet | None = None  # a `scripts` preset's tokens
+    turns: tuple[re.Pattern[str], ...] = ()
+    replies: tuple[re.Pattern[str], ...] = ()
 
 
 def choice_letters(choices: str) -> str:
@@ -120,6 +142,8 @@ def choice_fill(letters: str) -> dict[str, str]:
 
 @lru_cache(maxsize=256)
 def _compile(preset: ChoicePreset, choices: str) -> _Compiled:
+    if preset.scripts:
+        return _compile_scripts(preset, choices)
     letters = choice_letters(choices)
     fill = choice_fill(letters)
     n_digits = min(len(letters), 9)
@@ -149,6 +173,40 @@ def _compile(preset: ChoicePreset, choices: str) -> _Compiled:
     )
 
 
+def _compile_scripts(preset: ChoicePreset, choices: str) -> _Compiled:
+    """A `scripts` preset (choice/v5) for one choice set: tokens in the set's own script."""
+    tokens = token_set(choices)
+    fill = {**tokens.fill, "{A}": "".join(c for c in tokens.fill["{K}"] if not c.isdigit())}
+
+    def expand(pattern: str) -> re.Pattern[str]:
+        for key, value in fill.items():
+            pattern = pattern.replace(key, value)
+        return guarded(re.compile(pattern))
+
+    steps = tuple((s, tuple(expand(p) for p in s.patterns)) for s in preset.steps)
+    extras = tuple(
+        compile_script_step(s, expand) if s.kind in KINDS else None for s in preset.steps
+    )
+    masks = tuple(expand(m) for m in preset.masks)
+    return _Compiled(
+        choices,
+        frozenset(t for t in tokens.position if len(t) == 1),
+        steps,
+        extras,
+        masks,
+        tuple(needed_strings(m) for m in masks),
+        tokens,
+        # one pattern each: a single scan finds the earliest marker of any kind
+        tuple(
+            expand("(?m)" + "|".join(f"(?:{t})" for t in preset.turns)) for _ in preset.turns[:1]
+        ),
+        tuple(
+            expand("(?m)" + "|".join(f"(?:{t})" for t in preset.replies))
+            for _ in preset.replies[:1]
+        ),
+    )
+
+
 def _to_choice(token: str | None, letters: str) -> str | None:
     """The choice a captured token names: one letter of the set, or its number (1 is the
     first). A preset file's pattern may capture more than one letter, or nothing: no choice."""
@@ -161,6 +219,10 @@ def _to_choice(token: str | None, letters: str) -> str | None:
 
 
 def _run(preset: ChoicePreset, text: str, choices: str, options: OptionTexts | None) -> Extraction:
+    if preset.terminal and (rule := terminal_rule(choices)) is not None:
+        found = rule.answer(text)
+        if found is not None:
+            return Extraction(found[2], TERMINAL_RULE, (found[0], found[1]))
     return budgeted(lambda: _run_steps(preset, text, choices, options), timed=preset.user_patterns)
 
 
@@ -168,6 +230,9 @@ def _run_steps(
     preset: ChoicePreset, text: str, choices: str, options: OptionTexts | None
 ) -> Extraction:
     compiled = _compile(preset, choices)
+    kept = None
+    if preset.invisible:
+        text, kept = drop_invisible(text)
     norm, origin = nfkc_lower_with_map(text)
     if preset.think:
         start, unclosed = reasoning_bounds(norm)
@@ -177,26 +242,38 @@ def _run_steps(
     for mask, needs in zip(compiled.masks, compiled.mask_needs, strict=True):
         if may_match(needs, norm):  # else it has no match: the text stays as it is
             norm = mask.sub(lambda m: " " * len(m.group()), norm)
+    if compiled.turns or compiled.replies:
+        cut = turn_start(norm, compiled.turns, compiled.replies)
+        if cut is not None:  # blank, not cut: offsets stay those of `norm`
+            norm = norm[:cut] + " " * (len(norm) - cut)
     lines = _lines(norm)
     for (step, patterns), extra in zip(compiled.steps, compiled.extras, strict=True):
         decision: Decision
         if extra is not None:
-            decision = _read_step(step, extra, norm, lines, compiled.letters, options)
+            decision = _read_step(step, extra, norm, lines, compiled, options)
         else:
             decision = _STEP_RUNNERS[step.kind](step, patterns, norm, lines, compiled)
         if decision is None:
             continue
         if isinstance(decision, NoAnswer):
             span = origin.span(*decision.span) if origin is not None and decision.span else None
-            return Extraction(None, decision.rule, span)
+            return Extraction(None, decision.rule, _raw(kept, span))
         start, end, token = decision[0], decision[1], decision[2]
         rule = decision[3] if len(decision) == 4 else step.rule
-        value = _to_choice(token, compiled.letters)
+        if compiled.tokens is not None:
+            value = compiled.tokens.value(token)
+        else:
+            value = _to_choice(token, compiled.letters)
         if value is None:
             continue
         span = origin.span(start, end) if origin is not None and end > start else None
-        return Extraction(value, rule, span)
+        return Extraction(value, rule, _raw(kept, span))
     return NOT_FOUND
+
+
+def _raw(kept: list[int] | None, span: tuple[int, int] | None) -> tuple[int, int] | None:
+    """A span of the text read (invisible characters dropped) as a span of the raw text."""
+    return raw_span(kept, *span) if span is not None and kept is not None else span
 
 
 def _read_step(
@@ -204,13 +281,25 @@ def _read_step(
     rx: StepRegexes,
     norm: str,
     lines: Lines,
-    letters: str,
+    compiled: _Compiled,
     options: OptionTexts | None,
 ) -> Decision:
     """Run one ``statements`` or ``option-text`` step on the normalized (masked) text."""
+    letters = compiled.letters
     if step.kind == "option-text":
+        if compiled.tokens is not None and options is not None:
+            options = _without_end_marks(options)
         return read_option_text(rx, norm, lines, letters, options)
-    return read_statements(step, rx, norm, lines, len(letters))
+    canon = compiled.tokens.value if compiled.tokens is not None else None
+    return read_statements(step, rx, norm, lines, len(letters), canon)
+
+
+def _without_end_marks(options: OptionTexts) -> OptionTexts:
+    """Option texts without their closing full stop (choice/v5): an output that copies an
+    option usually drops it ("... is allowed" for "... is allowed.")."""
+    if isinstance(options, Mapping):
+        return {k: v.rstrip().rstrip(".。") for k, v in options.items()}
+    return [v.rstrip().rstrip(".。") for v in options]
 
 
 # A stripped non-blank line: from a non-space to the last non-space before a line break

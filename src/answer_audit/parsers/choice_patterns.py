@@ -52,15 +52,29 @@ class StepRegexes:
     enumerated_line: re.Pattern[str]
     # Per cue pattern, strings one of which its every match holds (`first_chars.needed_strings`;
     # None when unknown, e.g. a preset file's timed pattern).
+    # choice/v5 (`compile_script_step`): where a clause starts (an example cue reaches back to
+    # it, not to the line start), conditional cues ("if ... would be A"), and doubts after the
+    # final statement ("or maybe D?"); None for older presets.
+    clause: re.Pattern[str] | None = None
+    conditional: re.Pattern[str] | None = None
+    doubt: re.Pattern[str] | None = None
     needs: Mapping[str, frozenset[str] | None] = field(default_factory=dict, compare=False)
     pattern_needs: tuple[frozenset[str] | None, ...] = ()  # the same for each of `patterns`
     _variants: dict[tuple[str, ...], StepRegexes] = field(
         default_factory=dict, compare=False, repr=False
     )
+    # choice/v5: patterns written around `{TRIGGER}`, built for the triggers a text can match
+    triggers: Triggers | None = field(default=None, compare=False)
 
     def for_text(self, norm: str) -> StepRegexes:
         """These regexes for one text, without the cue patterns that have no match anywhere in
         it (it holds none of the strings they need): the same statements, fewer searches."""
+        if self.triggers is not None:
+            return self.triggers.for_text(norm).with_cues(norm)
+        return self.with_cues(norm)
+
+    def with_cues(self, norm: str) -> StepRegexes:
+        """Without the cue patterns that have no match anywhere in ``norm``."""
         idle = tuple(
             name
             for name in _CUES
@@ -74,7 +88,50 @@ class StepRegexes:
         return self._variants[idle]
 
 
-_CUES = ("negation", "ignore", "stop")
+_CUES = ("negation", "ignore", "stop", "conditional", "doubt")
+# A trigger with no regex syntax: the trie of `word_alternation` can hold it.
+_LITERAL = re.compile(r"[^\\.^$*+?{}\[\]|()]+")
+
+
+class Triggers:
+    """The trigger alternatives of a ``scripts`` step, and its patterns built for the subset a
+    text can match: a trigger none of whose needed strings occurs in the text has no match there,
+    so dropping it changes no match, and a text that holds only "answer" scans for one word
+    instead of a hundred (`re` tries every alternative at every position)."""
+
+    def __init__(
+        self,
+        alternatives: Sequence[str],
+        templates: Sequence[str],
+        build: Callable[[tuple[str, ...]], StepRegexes],
+    ) -> None:
+        self.alternatives = tuple(alternatives)
+        self.templates = tuple(templates)
+        self._build = build
+        self._needs = tuple(needed_strings(re.compile(a)) for a in self.alternatives)
+        self._ascii = tuple(
+            i for i, n in enumerate(self._needs) if n is None or any(x.isascii() for x in n)
+        )
+        self._built: dict[tuple[int, ...], StepRegexes] = {}
+
+    def for_text(self, norm: str) -> StepRegexes:
+        candidates = self._ascii if norm.isascii() else range(len(self.alternatives))
+        active = tuple(i for i in candidates if may_match(self._needs[i], norm))
+        found = self._built.get(active)
+        if found is None:
+            if len(self._built) >= 1024:  # bounded: a long run of unusual texts
+                self._built.clear()
+            found = self._built[active] = self._build(tuple(self.alternatives[i] for i in active))
+        return found
+
+
+def trigger_source(alternatives: Sequence[str]) -> str:
+    """One regex for trigger alternatives: the literal ones as a trie, in front of the others
+    (a pattern that can never match when there are none)."""
+    words = [a for a in alternatives if _LITERAL.fullmatch(a)]
+    rest = [a for a in alternatives if not _LITERAL.fullmatch(a)]
+    parts = ([word_alternation(words)] if words else []) + rest
+    return "(?:" + "|".join(parts) + ")" if parts else "(?!)"
 
 
 NEGATION_TEMPLATE = r"[\s\"'”’」』)\]）】*_$}}]*(?:{})"  # right after the choice
@@ -161,3 +218,114 @@ def compile_step(
         },
         pattern_needs=tuple(map(needed_strings, patterns)),
     )
+
+
+# ---------------------------------------------------------------- choice/v5 (any script)
+
+# As _OPEN, with the words that name an option in more languages ("Letter A", "الخيار ج").
+_SCRIPT_OPEN = (
+    r"(?:[\s*_#>\-]|\\boxed\{|\\text(?:bf)?\{|\\mathrm\{|\$|[(\[（【「『\"'“‘]"
+    r"|(?:option|choice|letter|alternative|alternativa|letra|選択肢|选项|الخيار|विकल्प|বিকল্প)\s*)*+"
+)
+# A sentence end, or a comma before a conclusion ("..., so the answer is D"): an example cue
+# before it does not reach a statement after it. "e.g." and "i.e." end no sentence.
+CLAUSE_END = (
+    r"(?<!\be\.g)(?<!\bi\.e)(?<!\betc)(?<!\bvs)[.!?;](?=\s)|[。！？；，]|\n"
+    r"|[,;](?=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])"  # NFKC made "，" a ","
+    r"|,\s*(?=(?:so|but|thus|hence|therefore|which|while|whereas|yet|and so|then)\b)"
+    r"|\s[—–]\s|所以|因此|因而|故|但是|但"
+)
+
+
+def compile_script_step(step: ChoiceStep, expand: Callable[[str], re.Pattern[str]]) -> StepRegexes:
+    """A ``statements`` / ``option-text`` step of a ``scripts`` preset (``choice/v5``): tokens
+    in any script (``{K}`` the token characters, ``{W}`` what they must not touch, ``{A}`` the
+    letters without digits), examples reaching back to the clause start, conditionals and
+    doubts. ``{TRIGGER}`` in a pattern stands for the step's ``triggers``, built per text for
+    those it can match (`Triggers`)."""
+    full = _compile_script_step(step, expand, step.triggers)
+    if not step.triggers:
+        return full
+
+    def build(active: tuple[str, ...]) -> StepRegexes:
+        patterns = _with_triggers(step.patterns, active, expand)
+        needs = tuple(map(needed_strings, patterns))
+        return replace(full, patterns=patterns, pattern_needs=needs, _variants={})
+
+    return replace(full, triggers=Triggers(step.triggers, step.patterns, build))
+
+
+def _with_triggers(
+    patterns: Sequence[str], triggers: Sequence[str], expand: Callable[[str], re.Pattern[str]]
+) -> tuple[re.Pattern[str], ...]:
+    source = trigger_source(triggers)
+    return tuple(expand(p.replace("{TRIGGER}", source)) for p in patterns)
+
+
+def _compile_script_step(
+    step: ChoiceStep, expand: Callable[[str], re.Pattern[str]], triggers: Sequence[str]
+) -> StepRegexes:
+    token = r"[{K}]"
+    negation = _either(step.negations, expand, NEGATION_TEMPLATE)
+    ignore = _either(step.ignore, expand)
+    stop = _either(step.stops, expand, STOP_TEMPLATE)
+    conditional = _either(step.conditionals, expand)
+    doubt = _either(step.doubts, expand)
+    patterns = _with_triggers(step.patterns, triggers, expand)
+    return StepRegexes(
+        patterns=patterns,
+        negation=negation,
+        ignore=ignore,
+        stop=stop,
+        after_alternative=expand(
+            rf"[\"'”’」』)\]）】*_$}}]*(?>{_BETWEEN_ALTERNATIVES}){_SCRIPT_OPEN}{token}(?![{{W}}])"
+        ),
+        before_alternative=expand(
+            rf"(?<![{{W}}]){token}[)）]?{_BETWEEN_ALTERNATIVES}(?:option\s*|選択肢|选项)?[(（]?$"
+        ),
+        bare_line=expand(rf"{_SCRIPT_OPEN}({token}){_CLOSE}(?:です|でした|だ)?[。.!！]?"),
+        lead_line=expand(r"(?:[*_]|[(\[（【])*([{A}])(?:[*_]|[)\]）】])*\s*[).:：]\s*\S"),
+        enumerated_line=expand(r"^[(\[（]?([{A}])[)\]）.:：]\s*\S"),
+        clause=expand(CLAUSE_END),
+        conditional=conditional,
+        doubt=doubt,
+        needs={
+            "negation": needed_strings(negation),
+            "ignore": needed_strings(ignore),
+            "stop": needed_strings(stop),
+            "conditional": needed_strings(conditional),
+            "doubt": needed_strings(doubt),
+        },
+        pattern_needs=tuple(map(needed_strings, patterns)),
+    )
+
+
+def word_alternation(words: Sequence[str]) -> str:
+    """A regex matching any of ``words`` (literal), written as a trie so that `re` tests one
+    branch per character instead of one per word: the same matches as the words joined by
+    ``|`` longest first (a word never loses to a prefix of it), at a fraction of the cost on
+    text where most positions start no word.
+
+    >>> word_alternation(["answer", "antwort", "an"])
+    'an(?:swer|twort)?'
+    """
+    trie: dict[str, Any] = {}
+    for word in words:
+        node = trie
+        for ch in word:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+    return _trie_source(trie)
+
+
+def _trie_source(node: dict[str, Any]) -> str:
+    branches = [re.escape(ch) + _trie_source(child) for ch, child in sorted(node.items()) if ch]
+    if not branches:
+        return ""
+    # longer words first: a trie branch always tries to read on before it stops at a word end
+    body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+    if "" not in node:
+        return body
+    if len(branches) == 1 and not body.startswith("(?:"):
+        return f"(?:{body})?"
+    return body + "?" if body.startswith("(?:") else f"(?:{body})?"

@@ -11,6 +11,7 @@ with two exceptions that mean "no answer": the statements end in a cycle through
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import NamedTuple
 
 from answer_audit.parsers.choice_patterns import StepRegexes
@@ -28,16 +29,46 @@ class _Statement(NamedTuple):  # a tuple: a long repetitive output makes tens of
     said: tuple[int, int] | None = None
 
 
+# A captured token -> the choice it names (None: no choice of this set); choice/v5 compares
+# statements by choice, so "3", "c" and "the third option" are the same statement.
+Canon = Callable[[str], str | None]
+
+
 def read_statements(
-    step: ChoiceStep, rx: StepRegexes, norm: str, lines: Lines, n_choices: int
+    step: ChoiceStep,
+    rx: StepRegexes,
+    norm: str,
+    lines: Lines,
+    n_choices: int,
+    canon: Canon | None = None,
 ) -> Decision:
     """Run one ``statements`` step on the normalized (masked) text: the final statement, no
-    answer (a cycle or an enumeration), or None when the text makes no statement."""
-    found = _statements(step, rx.for_text(norm), norm, lines)
-    return _decide(found, n_choices, norm)
+    answer (a cycle, an enumeration, or with ``doubts`` a doubt after it), or None when the
+    text makes no statement."""
+    rx = rx.for_text(norm)
+    found = _statements(step, rx, norm, lines, canon)
+    decision = _decide(found, n_choices, norm)
+    if rx.doubt is not None and found and not isinstance(decision, NoAnswer) and decision:
+        doubted = _doubted(rx.doubt, norm, found[-1], canon)
+        if doubted is not None:
+            return doubted
+    return decision
 
 
-def _statements(step: ChoiceStep, rx: StepRegexes, norm: str, lines: Lines) -> list[_Statement]:
+def _doubted(doubt: re.Pattern[str], norm: str, last: _Statement, canon: Canon | None) -> Decision:
+    """No answer when, after the final statement, the output doubts it by naming another
+    choice ("The answer is B. Hmm, or maybe D?")."""
+    for m in doubt.finditer(norm, last.end):
+        token = m.group(1) if m.re.groups else m.group()
+        other = canon(token) if canon is not None else token
+        if other is not None and other != last.token:
+            return NoAnswer("doubt-no-answer", (last.start, m.end()))
+    return None
+
+
+def _statements(
+    step: ChoiceStep, rx: StepRegexes, norm: str, lines: Lines, canon: Canon | None = None
+) -> list[_Statement]:
     found: dict[int, _Statement] = {}
     for pattern, needs in zip(rx.patterns, rx.pattern_needs, strict=True):
         if not may_match(needs, norm):
@@ -47,17 +78,25 @@ def _statements(step: ChoiceStep, rx: StepRegexes, norm: str, lines: Lines) -> l
             start, end = m.span(g)
             if start < 0:
                 continue  # the group took no part (a preset file's alternative groups)
-            if start not in found and _counts(rx, norm, start, end):
-                found[start] = _Statement(start, end, m.group(g), step.rule, m.span())
+            token = m.group(g) if canon is None else canon(m.group(g))
+            if token is None or start in found or not _counts(rx, norm, start, end):
+                continue
+            if rx.conditional is not None and _conditional(rx, norm, m.start(), start, end):
+                continue
+            found[start] = _Statement(start, end, token, step.rule, m.span())
     if step.bare:
         for i, (offset, line) in enumerate(lines):
             bare = rx.bare_line.fullmatch(line)
             if bare is not None and _not_example(rx, norm, offset + bare.start(1)):
                 s = offset + bare.start(1)
-                found.setdefault(s, _Statement(s, s + 1, bare.group(1), "bare-line"))
+                token = bare.group(1) if canon is None else canon(bare.group(1))
+                if token is not None:
+                    found.setdefault(s, _Statement(s, s + 1, token, "bare-line"))
             elif i == 0 and (lead := _lead_line(rx, lines)) is not None:
                 s = offset + lead.start(1)
-                found.setdefault(s, _Statement(s, s + 1, lead.group(1), "lead-line"))
+                token = lead.group(1) if canon is None else canon(lead.group(1))
+                if token is not None:
+                    found.setdefault(s, _Statement(s, s + 1, token, "lead-line"))
     ordered = [found[k] for k in sorted(found)]
     if ordered and rx.stop is not None:
         stop = rx.stop.search(norm, ordered[0].end)
@@ -141,7 +180,36 @@ def _not_example(rx: StepRegexes, norm: str, start: int) -> bool:
     line_start = max(
         norm.rfind("\n", max(0, start - _EXAMPLE_LOOKBACK), start) + 1, start - _EXAMPLE_LOOKBACK, 0
     )
+    if rx.clause is not None:  # choice/v5: a cue reaches back to its clause's start only
+        line_start = _clause_start(rx.clause, norm, line_start, start)
     return rx.ignore.search(norm, line_start, start) is None
+
+
+def _clause_start(clause: re.Pattern[str], norm: str, line_start: int, start: int) -> int:
+    """The end of the last clause boundary in ``norm[line_start:start]``, else ``line_start``."""
+    for m in clause.finditer(norm, line_start, start):
+        line_start = m.end()
+    return line_start
+
+
+_WOULD = re.compile(r"\b(?:would|could|might)\b|会|would")
+
+
+def _conditional(rx: StepRegexes, norm: str, said: int, start: int, end: int) -> bool:
+    """A statement that says what the answer *would* be under a condition stated before it in
+    the same clause ("If it asked about mass, the answer would be A")."""
+    assert rx.conditional is not None and rx.clause is not None
+    if _WOULD.search(norm, said, end) is None:
+        return False
+    lo = max(
+        norm.rfind("\n", max(0, said - _EXAMPLE_LOOKBACK), said) + 1, said - _EXAMPLE_LOOKBACK, 0
+    )
+    for m in _SENTENCE_END.finditer(norm, lo, said):
+        lo = m.end()
+    return rx.conditional.search(norm, lo, said) is not None
+
+
+_SENTENCE_END = re.compile(r"[.!?。！？](?=\s)|[。！？]")
 
 
 # ------------------------------------------------------------------- decisions

@@ -51,6 +51,11 @@ class ChoiceStep:
     ignore: tuple[str, ...] = ()
     stops: tuple[str, ...] = ()
     bare: bool = False
+    # choice/v5 only (a ``scripts`` preset): cues that make a statement with would/could/might
+    # counterfactual ("if it asked about mass, the answer would be A"), and doubts that, after
+    # the final statement, name another choice ("Hmm, or maybe D?"): no answer.
+    conditionals: tuple[str, ...] = ()
+    doubts: tuple[str, ...] = ()
 
     def describe(self) -> str:
         """The step as one line of the preset's rules (for docs and `parsers`)."""
@@ -89,6 +94,17 @@ class ChoiceStep:
             if self.bare
             else ""
         )
+        v5 = (
+            f"; an example cue reaches back to its clause's start, not the line's; "
+            f"counterfactual statements ({len(self.conditionals)} conditional cues before a "
+            f"would/could/might) do not count; `doubt-no-answer`: after the final statement the "
+            f"output doubts it by naming another choice ({len(self.doubts)} doubt patterns)"
+            if self.conditionals or self.doubts
+            else ""
+        )
+        return self._describe_v4_statements(lines) + v5
+
+    def _describe_v4_statements(self, lines: str) -> str:
         return (
             f"`{self.rule}`: every answer statement ({len(self.patterns)} patterns){lines}, minus "
             f"negated ones ({len(self.negations)} cue patterns right after the choice), examples "

@@ -25,7 +25,7 @@ from answer_audit.parsers.choice import ChoicePreset, choice_fill, choice_letter
 from answer_audit.parsers.choice_patterns import NEGATION_TEMPLATE, STOP_TEMPLATE, cue_source
 from answer_audit.parsers.choice_step import ChoiceStep, StepKind
 from answer_audit.parsers.freeform import AnswerRegionPreset, FreeformPreset
-from answer_audit.parsers.jsonfield import JsonFieldPreset
+from answer_audit.parsers.jsonfield import ADHOC_JSON_PARSERS, JsonFieldPreset
 from answer_audit.parsers.number import NumberPreset
 from answer_audit.parsers.presets import BUILTIN
 from answer_audit.parsers.presets.freeform import FREEFORM_V3
@@ -86,6 +86,7 @@ class _JsonSpec(_Strict):
     null_as: StrictInt | None = None
     allowed: tuple[StrictInt, StrictInt] | None = None
     integer_fallback: StrictBool | None = None
+    tolerant: StrictBool | None = None  # the v2 reader (parsers/json_tolerant.py)
 
 
 _AnySpec = _ChoiceSpec | _FreeformSpec | _JsonSpec | _NumberSpec
@@ -127,9 +128,9 @@ def load_preset_file(path: str | Path) -> dict[str, Parser]:
             )
         if name in _RESERVED_NAMES or name.startswith("stored:") or _UNUSABLE_NAME.search(name):
             raise PresetError(
-                f"{path}: key {'preset.' + name!r}: {name!r} cannot name a preset: 'stored' and "
-                "'json' are keywords of --parser and --scheme, which also split names at '=', "
-                "':', ',' and spaces; give it a name such as 'mine/choice'"
+                f"{path}: key {'preset.' + name!r}: {name!r} cannot name a preset: 'stored', "
+                "'json' and 'json/v2' are keywords of --parser and --scheme, which also split "
+                "names at '=', ':', ',' and spaces; give it a name such as 'mine/choice'"
             )
     return {name: _build(path, name, s) for name, s in spec.preset.items()}
 
@@ -171,7 +172,7 @@ def _start(path: Path, name: str, spec: _AnySpec) -> Parser:
 
 
 # Names the command line reads as something else than a preset.
-_RESERVED_NAMES = frozenset({"stored", "json"})
+_RESERVED_NAMES = frozenset({"stored", *ADHOC_JSON_PARSERS})
 _UNUSABLE_NAME = re.compile(r"[=:,\s]")
 # Rules the engines and the audit report themselves: a step of a preset file that took one
 # would be counted with them.

@@ -16,9 +16,16 @@ from rich.table import Table
 from rich.text import Text
 
 from answer_audit.analysis.audit import AuditResult
+from answer_audit.analysis.conclusions_section import ConclusionsSection
 from answer_audit.analysis.diff import SPAN_CLOSE, SPAN_OPEN
 from answer_audit.analysis.diff_result import DiffResult, DisagreementSide
 from answer_audit.analysis.rescore_result import RescoreResult
+from answer_audit.report.conclusions import (
+    STATUS_CLASS,
+    changed_contrasts,
+    moved_rankings,
+    scope_text,
+)
 from answer_audit.report.markdown.diff import (
     ACCURACY_HEADER,
     accuracy_rows,
@@ -55,12 +62,48 @@ TERMINAL_METRICS = ["", "n", "acc. % ± sd", "95% CI", "bal. acc. %", "95% CI", 
 TERMINAL_GROUPS = ["n", "stored %", "rescored %", "Δ pp", "flips", "McNemar p"]
 
 
+# How each status reads in the terminal (`report.conclusions.STATUS_CLASS` keys).
+_STATUS_STYLE = {"reversal": "bold white on red", "reversed": "bold red", "gained": "bold yellow",
+                 "lost": "bold yellow", "shifted": "yellow", "missing": "magenta", "same": "green"}  # fmt: skip
+SHOWN_CONCLUSIONS = 12  # sentences of each kind in the terminal; the reports hold them all
+
+
+def print_conclusions(section: ConclusionsSection | None, hint: str, out: Console) -> None:
+    """The conclusions first: the verdict, then the contrasts and rankings that changed, as
+    sentences; without a comparison, the one line on how to ask for one."""
+    if section is None:
+        out.print(Text(inert(hint), style="dim"))
+        return
+    changed, moved = changed_contrasts(section), moved_rankings(section)
+    out.print(Text("Conclusions", style="bold underline"))
+    style = "bold red" if section.changed() else "bold green"
+    out.print(Text(inert(section.verdict()), style=style))
+    out.print(Text(inert(scope_text(section)), style="dim"))
+    for c in changed[:SHOWN_CONCLUSIONS]:
+        mark = Text(f" {c.status} ", style=_STATUS_STYLE[STATUS_CLASS[c.status]])
+        out.print(Text("• ") + mark + Text(" " + inert(section.sentence(c))))
+    for r in moved[:SHOWN_CONCLUSIONS]:
+        out.print(
+            Text("• ")
+            + Text(" ranking ", style="bold cyan")
+            + Text(" " + inert(section.sentence(r)))
+        )
+    left = max(len(changed) - SHOWN_CONCLUSIONS, 0) + max(len(moved) - SHOWN_CONCLUSIONS, 0)
+    unchanged = len(section.conclusions.contrasts) - len(changed)
+    tail = f"{unchanged} contrast(s) unchanged (same)"
+    tail += f"; {left} more change(s) in the reports" if left else "; every contrast in the reports"
+    out.print(Text(tail + ".", style="dim"))
+    out.print()
+
+
 def print_rescore(result: RescoreResult, out: Console, err: Console) -> None:
-    """The terminal summary: metrics side by side, flips, groups, and JSON-field incidence."""
+    """The terminal summary: the conclusions, then metrics side by side, flips, groups, and
+    JSON-field incidence."""
+    print_conclusions(result.conclusions, result.conclusions_hint, out)
     c = result.coverage
     head = f"{c.rows} rows, {c.scored} scored; parser {result.parser} ({result.family})"
     out.print(Text(inert(head), style="bold"))
-    out.print(_table(TERMINAL_METRICS, metric_rows(result.overall)))
+    out.print(_table(TERMINAL_METRICS, metric_rows(result.overall, result.stored_name)))
     out.print(Text(flips_text(result.overall)))
     label = result.overall.stored_label
     if label is not None and label.disagreements:
@@ -106,7 +149,9 @@ def _incidence_table(result: RescoreResult) -> Table:
 
 
 def print_diff(result: DiffResult, max_rows: int, out: Console, err: Console) -> None:
-    """Agreement, accuracy, confusion and the first disagreements with highlighted snippets."""
+    """The conclusions, then agreement, accuracy, confusion and the first disagreements with
+    highlighted snippets."""
+    print_conclusions(result.conclusions, result.conclusions_hint, out)
     out.print(Text(inert(agreement_text(result).replace("`", ""))))
     if result.accuracy is not None:
         out.print(_table(ACCURACY_HEADER, accuracy_rows(result), title="accuracy"))
@@ -142,10 +187,15 @@ def _side_cell(side: DisagreementSide) -> Text:
 
 
 def print_audit_summary(result: AuditResult, out: Console, err: Console) -> None:
-    """The audit's coverage line, the consistency warning (stderr) and one row per scheme."""
+    """The conclusions, the audit's coverage line, the consistency warning (stderr) and one
+    row per scheme."""
+    print_conclusions(result.conclusions, result.conclusions_hint, out)
     c = result.coverage
     out.print(Text.assemble((str(c.rows), "bold"), " rows, ", (str(c.scored), "bold"),
                             f" scored, {c.groups} group(s)"))  # fmt: skip
+    if not result.recorded_labels:
+        out.print(Text(f"The source recorded no correctness: stored means the "
+                       f"{result.stored_name}."))  # fmt: skip
     consistency = result.consistency
     if consistency is not None and consistency.mismatches:
         err.print(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 import polars as pl
 
@@ -74,10 +74,12 @@ class RecordFrames:
     Example: `builder.add(chunk)` for each chunk, then `builder.frame()`.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, kinds_only: Collection[str] = ()) -> None:
         self._frames: list[tuple[list[pl.Series], int]] = []  # a chunk's columns, rows
         self._kinds: dict[str, set[type]] = {}  # first-seen column order
         self._as_text: set[str] = set()  # a chunk fell back to text (e.g. an int over 64 bits)
+        # columns whose types are settled but whose cells are not kept (a streamed read's texts)
+        self._kinds_only = frozenset(kinds_only)
         self.rows = 0
 
     def add(self, records: Sequence[Mapping[str, object]]) -> None:
@@ -87,21 +89,30 @@ class RecordFrames:
         columns = []
         for name in names:
             values = [r.get(name) for r in records]
-            column = column_from_values(name, values)
             kinds = set(map(type, values)) - {type(None)}
+            if name in self._kinds_only and kinds <= {str}:
+                self._kinds.setdefault(name, set()).update(kinds)  # text stays text: no column
+                continue
+            column = column_from_values(name, values)
             if any(issubclass(k, list | dict | bytes) for k in kinds):
                 kinds = kinds - {list, dict, bytes} | {str}  # encoded as JSON or text
             if column.dtype == pl.String and kinds - {str}:
                 self._as_text.add(name)
             self._kinds.setdefault(name, set()).update(kinds)
-            columns.append(column)
+            if name not in self._kinds_only:
+                columns.append(column)
         self._frames.append((columns, len(records)))
         self.rows += len(records)
 
+    def dtypes(self) -> dict[str, pl.DataType]:
+        """The type of every column seen so far, ``kinds_only`` ones too, in first-seen order:
+        the types `frame` gives (see `frame_with_dtypes`)."""
+        return {name: self._dtype(name, kinds) for name, kinds in self._kinds.items()}
+
     def frame(self) -> pl.DataFrame:
-        """Every chunk's rows, in order, with the types one `frame_from_records` call gives;
-        the builder is empty afterwards."""
-        dtypes = {name: self._dtype(name, kinds) for name, kinds in self._kinds.items()}
+        """Every chunk's rows, in order, with the types one `frame_from_records` call gives
+        (without the ``kinds_only`` columns); the builder is empty afterwards."""
+        dtypes = {n: t for n, t in self.dtypes().items() if n not in self._kinds_only}
         frames = [self._aligned(columns, height, dtypes) for columns, height in self._frames]
         self._frames, self._kinds, self._as_text = [], {}, set()  # handed over: start afresh
         if not dtypes:
@@ -135,6 +146,18 @@ class RecordFrames:
                 column = column.cast(dtype)  # ints and booleans read as `_as_text` writes them
             columns.append(column)
         return pl.DataFrame(columns)
+
+
+def frame_with_dtypes(
+    records: Sequence[Mapping[str, object]], dtypes: Mapping[str, pl.DataType]
+) -> pl.DataFrame:
+    """The columns ``dtypes`` names of some records, typed as `RecordFrames.dtypes` settled
+    them over every record of a file: the cells a whole read of the file gives these records.
+
+    Example: `frame_with_dtypes([{"a": 1}], {"a": pl.String()})["a"]` is ``["1"]``.
+    """
+    columns = [column_from_values(name, [r.get(name) for r in records]) for name in dtypes]
+    return RecordFrames._aligned(columns, len(records), dict(dtypes))
 
 
 def frame_from_rows(names: Sequence[str], rows: Sequence[Sequence[object]]) -> pl.DataFrame:

@@ -2,31 +2,29 @@
 
 from __future__ import annotations
 
-import csv
 import os
 import selectors
 import stat
 import tempfile
 from collections.abc import Callable
-from itertools import islice
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any, BinaryIO
 
 import polars as pl
 
 from answer_audit.sources.columns import RecordFrames, frame_from_records
+from answer_audit.sources.csv_blocks import index_csv, read_blocks
+from answer_audit.sources.csvfmt import checked_separator, read_csv_text, separator_note
 from answer_audit.sources.decode import (
     COMPRESSED_SUFFIXES,
-    DECOMPRESSION_ERRORS,
     decode_utf8,
-    iter_lines,
-    open_text_file,
     read_bytes,
     refuse_compressed,
     reject_binary,
     reject_wide_encodings,
-    unreadable,
 )
+from answer_audit.sources.file_bytes import seekable_copy
 from answer_audit.sources.inspect_log import looks_like_inspect_json, read_inspect_log
 from answer_audit.sources.jsonfmt import (
     may_hold_surrogates,
@@ -34,6 +32,7 @@ from answer_audit.sources.jsonfmt import (
     parse_jsonl,
     replace_surrogates,
 )
+from answer_audit.sources.jsonl_blocks import JSONL_CHUNK_LINES, scan_jsonl
 from answer_audit.sources.lm_eval import lm_eval_frame, looks_like_lm_eval
 from answer_audit.sources.sqlite import has_sqlite_header, read_sqlite
 from answer_audit.table.errors import FormatMismatch, SourceError, first_line
@@ -141,19 +140,17 @@ def read_table(
         frame, stats["bad_lines_skipped"], stats["decode_replacements"] = _read_jsonl(
             where, skip_bad_lines=skip_bad_lines
         )
+    elif kind == "csv":
+        frame, found, stats["decode_replacements"] = _read_csv(where, sep)
+        if sep is None and found != ",":
+            stats["notes"] = [separator_note(where, found)]
     else:
         data = read_bytes(where)
         reject_wide_encodings(data, where)
-        reject_binary(data, where, "CSV" if kind == "csv" else "JSON")
+        reject_binary(data, where, "JSON")
         text, stats["decode_replacements"] = decode_utf8(data)
         del data  # the bytes and the text of a big file need not both stay in memory
-        if kind == "csv":
-            frame, found = _read_csv(text, where, sep)
-            if sep is None and found != ",":
-                name = _SEPARATOR_NAMES[found]
-                stats["notes"] = [f"{where}: read as {name}-separated (its first lines split "
-                                  f"into the same columns on {name}s)"]  # fmt: skip
-        elif kind == "lm-eval":
+        if kind == "lm-eval":
             records, stats["bad_lines_skipped"] = parse_jsonl(
                 text, str(where), skip_bad_lines=skip_bad_lines
             )
@@ -217,43 +214,40 @@ def _recognized(fmt: str, kind: str, read: Read) -> tuple[pl.DataFrame, dict[str
         ) from exc
 
 
-# JSON Lines are read this many lines at a time: a piece's records become a frame at once, so
-# a large file is never held as bytes, text and records all at the same time.
-JSONL_CHUNK_LINES = 50_000
-
-
 def _read_jsonl(
     where: Path, *, skip_bad_lines: bool, chunk_lines: int | None = None
 ) -> tuple[pl.DataFrame, int, int]:
-    """A JSON Lines file as one frame, read ``chunk_lines`` lines at a time: the same frame,
-    line numbers, skipped lines and replacement counts as reading it whole. Returns
-    ``(frame, bad_lines_skipped, decode_replacements)``."""
-    size = chunk_lines or JSONL_CHUNK_LINES
+    """A JSON Lines file as one frame, read ``chunk_lines`` lines at a time (see
+    `sources.jsonl_blocks`): the same frame, line numbers, skipped lines and replacement counts
+    as reading it whole. Returns ``(frame, bad_lines_skipped, decode_replacements)``."""
     builder = RecordFrames()
-    skipped = replaced = 0
-    try:
-        with open_text_file(where) as fh:
-            head = fh.read(4096)
-            reject_wide_encodings(head, where)
-            reject_binary(head, where, "JSON Lines")
-        with open_text_file(where) as fh:
-            first = 1
-            while piece := list(islice(fh, size)):
-                text, bad_bytes = decode_utf8(b"".join(piece), strip_bom=first == 1)
-                records, bad = parse_jsonl(
-                    text, str(where), skip_bad_lines=skip_bad_lines, first_line=first
-                )
-                if may_hold_surrogates(text):
-                    bad_bytes += replace_surrogates(records)
-                del text
-                builder.add(records)
-                skipped, replaced, first = skipped + bad, replaced + bad_bytes, first + len(piece)
-    except DECOMPRESSION_ERRORS as exc:
-        raise SourceError(f"{where}: cannot read the file ({unreadable(exc)})") from exc
+    scan = scan_jsonl(
+        where, builder, skip_bad_lines=skip_bad_lines, chunk_lines=chunk_lines or JSONL_CHUNK_LINES
+    )
     frame = builder.frame()
     if builder.rows and frame.width == 0:
         raise SourceError(f"{where}: the records have no fields (every object is empty)")
-    return frame, skipped, replaced
+    return frame, scan.skipped, scan.replaced
+
+
+def _read_csv(where: Path, separator: str | None) -> tuple[pl.DataFrame, str, int]:
+    """A CSV file as a frame of text cells, the separator used and the undecodable byte
+    sequences replaced: read a block of records at a time (`sources.csv_blocks`) when the
+    file allows, else as one decoded text; the same frame either way."""
+    with ExitStack() as stack:
+        file = seekable_copy(where, stack) if where.is_file() else None
+        index = index_csv(where, file, separator) if file is not None else None
+        read = read_blocks(index, lambda frame: frame) if index is not None else None
+        if index is not None and read is not None:
+            frames, replaced = read
+            return pl.concat(frames, how="vertical"), index.separator, replaced
+    data = read_bytes(where)
+    reject_wide_encodings(data, where)
+    reject_binary(data, where, "CSV")
+    text, replaced = decode_utf8(data)
+    del data  # the bytes and the text of a big file need not both stay in memory
+    frame, found = read_csv_text(text, where, separator)
+    return frame, found, replaced
 
 
 def _records_frame(records: list[dict[str, Any]], where: Path) -> pl.DataFrame:
@@ -261,100 +255,6 @@ def _records_frame(records: list[dict[str, Any]], where: Path) -> pl.DataFrame:
     if records and frame.width == 0:
         raise SourceError(f"{where}: the records have no fields (every object is empty)")
     return frame
-
-
-_SEPARATOR_NAMES = {",": "comma", "\t": "tab", ";": "semicolon"}
-
-
-def _separator(text: str, where: Path) -> str:
-    """The separator whose reading of the first lines gives a header of several columns and
-    rows of that many fields: a comma first (a tab first for a .tsv file), then a tab, then
-    a semicolon (a spreadsheet saved with a comma decimal mark); else the first of these."""
-    name = where.name.lower()
-    tsv = any(name.endswith(".tsv" + z) for z in ("", *COMPRESSED_SUFFIXES))
-    order = ("\t", ",", ";") if tsv else (",", "\t", ";")
-    lines = list(islice(iter_lines(text), _SNIFF_LINES + 1))
-    for sep in order:
-        try:
-            rows = [row for row in csv.reader(lines, delimiter=sep) if row]
-        except csv.Error:
-            continue
-        if len(lines) > _SNIFF_LINES:
-            rows = rows[:-1]  # the last line read may end inside a quoted cell
-        if rows and len(rows[0]) > 1 and all(len(row) == len(rows[0]) for row in rows):
-            return sep
-    return order[0]
-
-
-_SNIFF_LINES = 20
-
-
-def checked_separator(separator: str | None) -> str | None:
-    """A CSV separator as given by a user: one character, or ``tab`` (also ``\\t``)."""
-    if separator is None:
-        return None
-    sep = "\t" if separator.lower() in ("tab", "\\t") else separator
-    if len(sep) != 1 or not sep.isascii() or sep in '"\r\n':
-        raise SourceError(
-            "--separator must be one ASCII character other than a quote or a line break, or "
-            f"'tab'; got {separator!r}"
-        )
-    return sep
-
-
-def _read_csv(text: str, where: Path, separator: str | None = None) -> tuple[pl.DataFrame, str]:
-    if "\n" not in text and "\r" in text:
-        text = text.replace("\r", "\n")  # old Mac line endings: every line ends in CR alone
-    sep = separator or _separator(text, where)
-    _reject_duplicate_headers(text, where, sep)
-    try:
-        # Every cell as text: ids and answers such as "007" must survive unchanged.
-        frame = pl.read_csv(
-            text.encode("utf-8"), separator=sep, infer_schema=False, raise_if_empty=False
-        )
-    except pl.exceptions.PolarsError as exc:
-        raise SourceError(
-            f"{where}: not a readable CSV file ({_ragged_line(text, sep) or first_line(exc)})"
-        ) from exc
-    return frame, sep
-
-
-def _ragged_line(text: str, sep: str) -> str | None:
-    """Where a row has more fields than the header (an unquoted comma), if that is the fault."""
-    try:
-        rows = csv.reader(iter_lines(text), delimiter=sep)
-        width = len(next(rows, []))
-        for row in rows:
-            if len(row) > width:
-                # the reader's line_num counts physical lines, as an editor does
-                held = f"{_SEPARATOR_NAMES[sep]}s" if sep in _SEPARATOR_NAMES else repr(sep)
-                return (
-                    f"line {rows.line_num} has {len(row)} fields, the header {width}; quote "
-                    f"cells that hold {held}"
-                )
-    except csv.Error:
-        return None
-    return None
-
-
-def _reject_duplicate_headers(text: str, where: Path, sep: str = ",") -> None:
-    """Polars would rename a repeated column (``x_duplicated_0``) and a run would silently
-    read the wrong one: a repeated header name is an error naming the positions."""
-    try:
-        header = next(csv.reader(iter_lines(text), delimiter=sep), [])  # reads the header only
-    except csv.Error:
-        return  # Polars reports the malformed file
-    positions: dict[str, list[int]] = {}
-    for i, name in enumerate(header, start=1):
-        positions.setdefault(name, []).append(i)
-    repeated = {name: at for name, at in positions.items() if len(at) > 1}
-    if repeated:
-        name, at = next(iter(repeated.items()))
-        shown = ", ".join(map(str, at))
-        raise SourceError(
-            f"{where}: column {name!r} appears {len(at)} times in the header (columns {shown}); "
-            "rename them so each column has its own name"
-        )
 
 
 def _is_stream(where: Path) -> bool:

@@ -1,7 +1,11 @@
-"""Evaluation-framework logs (lm-eval samples, inspect_ai logs): fixed columns, default groups.
+"""Evaluation-framework logs (lm-eval samples, inspect_ai logs): fixed columns, default groups,
+and the comparison that fits each source.
 
 Their readers already name the canonical columns, so the user maps nothing; what a user may
 still choose is the grouping (default: the framework's own) and the missing-value strings.
+Without ``--compare`` the reports suggest the comparison these sources are usually run for
+(`suggested_comparison`): run folders compare conditions with ``control``, lm-eval logs their
+filters, inspect logs their models.
 """
 
 from __future__ import annotations
@@ -15,6 +19,15 @@ from answer_audit.table.canonical import ColumnMap
 from answer_audit.table.errors import SourceError
 
 DEFAULT_GROUPS = {"lm-eval": lm_eval.GROUPS, "inspect": inspect_log.GROUPS}
+RUNS = "runs"
+"""The source name of experiment run folders (they have no file format)."""
+DEFAULT_COMPARE: dict[str, tuple[str, str | None]] = {
+    RUNS: ("condition", "control"),
+    "lm-eval": ("filter", None),
+    "inspect": ("model", None),
+}
+"""Per source: the column whose levels are usually compared, and its baseline level (used when
+the table has it)."""
 _ROLES = ("id", "raw", "parsed", "label", "truth", "error")
 
 
@@ -53,3 +66,25 @@ def default_groups(formats: Iterable[str]) -> tuple[str, ...]:
     for fmt in formats:
         groups.update(dict.fromkeys(DEFAULT_GROUPS.get(fmt, ())))
     return tuple(groups)
+
+
+def suggested_comparison(
+    sources: Iterable[str], table: pl.DataFrame
+) -> tuple[str, str | None] | None:
+    """The first default comparison (`DEFAULT_COMPARE`) of the sources read (formats, or
+    `RUNS`) whose column the table has with at least two levels: (column, baseline), the
+    baseline only when it is one of the levels; None when none fits.
+
+    >>> suggested_comparison(["runs"], pl.DataFrame({"condition": ["control", "asch"]}))
+    ('condition', 'control')
+    """
+    for source in dict.fromkeys(sources):
+        if source not in DEFAULT_COMPARE:
+            continue
+        column, baseline = DEFAULT_COMPARE[source]
+        if column not in table.columns:
+            continue
+        levels = set(table.get_column(column).drop_nulls().cast(pl.String).unique().to_list())
+        if len(levels) >= 2:
+            return column, baseline if baseline in levels else None
+    return None

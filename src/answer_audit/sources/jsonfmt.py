@@ -22,7 +22,18 @@ def parse_jsonl(
     piece of a file), or with `skip_bad_lines` is skipped and counted. Returns
     `(records, skipped)`.
     """
+    records, _, skipped = parse_jsonl_lines(
+        text, where, skip_bad_lines=skip_bad_lines, first_line=first_line
+    )
+    return records, skipped
+
+
+def parse_jsonl_lines(
+    text: str, where: str, *, skip_bad_lines: bool, first_line: int = 1
+) -> tuple[list[Record], list[int], int]:
+    """`parse_jsonl`, with the line number of each record: `(records, numbers, skipped)`."""
     records: list[Record] = []
+    numbers: list[int] = []
     skipped = 0
     # Only "\n" ends a record: str.splitlines would also split on U+2028 inside JSON strings.
     for number, line in enumerate(iter_lines(text), start=first_line):
@@ -31,6 +42,7 @@ def parse_jsonl(
         record, problem = _read_line(line)
         if record is not None:
             records.append(record)
+            numbers.append(number)
         elif skip_bad_lines:
             skipped += 1
         else:
@@ -40,7 +52,7 @@ def parse_jsonl(
                 else "fix the line or pass --skip-bad-lines"
             )
             raise SourceError(f"{where}:{number}: {problem}; {hint}")
-    return records, skipped
+    return records, numbers, skipped
 
 
 _JSON_KINDS = {dict: "an object", list: "a list", str: "a string", int: "a number",

@@ -4,18 +4,27 @@ from __future__ import annotations
 
 import os
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
 import polars as pl
 
+from answer_audit.sources.csvfmt import checked_separator
 from answer_audit.sources.decode import compression
 from answer_audit.sources.files import detect_format, read_table
 from answer_audit.sources.frameworks import framework_map, is_framework
-from answer_audit.table.canonical import ColumnMap, LoadedTable, canonical_frame, concat_frames
+from answer_audit.sources.streamed_text import stream_csv, stream_jsonl
+from answer_audit.table.canonical import (
+    ColumnMap,
+    LoadedTable,
+    canonical_frame,
+    check_map,
+    concat_frames,
+)
 from answer_audit.table.errors import SourceError
-from answer_audit.table.lazy import StreamedTable, stream_parquet
+from answer_audit.table.lazy import StreamedFile, StreamedRows, StreamedTable, parquet_file
 
 PathArg = str | os.PathLike[str]
 
@@ -88,34 +97,110 @@ def load_files(
 
 
 def stream_files(
-    paths: PathArg | Iterable[PathArg], cmap: ColumnMap, *, fmt: str = "auto"
+    paths: PathArg | Iterable[PathArg],
+    cmap: ColumnMap,
+    *,
+    fmt: str = "auto",
+    skip_bad_lines: bool = False,
+    separator: str | None = None,
 ) -> StreamedTable | None:
     """The table `load_files` builds, but with the long text columns left in the files and
-    read a slice at a time (`sources.lazy`), when every file is Parquet; None otherwise (or
-    when a file is missing: `load_files` then says which). Same rows, ids, notes and coverage.
+    read a slice at a time (`table.lazy`), when every file is Parquet, CSV/TSV or JSON Lines
+    (plain or compressed); None otherwise, or when a file is one only a whole read may read
+    (a missing file, a pipe, quotes outside RFC 4180: `load_files` then reads it, or says what
+    is wrong). Same rows, ids, notes and coverage. ``rows.close()`` when done: it removes the
+    decompressed copies of compressed files.
+
+    Example: `stream_files(["runs.csv.gz"], ColumnMap(raw="raw", truth="answer"))`.
     """
     given = [Path(paths)] if isinstance(paths, str | os.PathLike) else [Path(p) for p in paths]
     if not given or not all(p.is_file() for p in given):
         return None
-    if any((detect_format(p) if fmt == "auto" else fmt) != "parquet" for p in given):
+    kinds = [_streamed_format(p, fmt, separator) for p in given]
+    if None in kinds:
         return None
-    if any(compression(p) is not None for p in given):
-        return None  # read_table says how to decompress it
-    sources = _source_names(given)
-    rows, originals = stream_parquet(given, sources, cmap)
-    files = [
-        {"source": source, "path": str(path), "format": "parquet", "bad_lines_skipped": 0,
-         "decode_replacements": 0, "rows": frame.height}
-        for path, source, frame in zip(given, sources, originals, strict=True)
-    ]  # fmt: skip
-    notes = []
-    for path, frame in zip(given, originals, strict=True):
-        if "source" in frame.columns:
+    sep = checked_separator(separator)
+    stack = ExitStack()
+    try:
+        files = _stream_each(given, [str(k) for k in kinds], cmap, skip_bad_lines, sep, stack)
+        table = None if files is None else _streamed_table(given, files, cmap, stack)
+    except BaseException:
+        stack.close()
+        raise
+    if table is None:
+        stack.close()
+    return table
+
+
+_STREAMED = ("parquet", "csv", "jsonl")
+
+
+def _streamed_format(path: Path, fmt: str, separator: str | None) -> str | None:
+    """The format of a file a streamed read reads, or None (read whole: the whole read also
+    refuses a --separator given for another format, and a compressed Parquet file)."""
+    kind = detect_format(path) if fmt == "auto" else {"ndjson": "jsonl"}.get(fmt, fmt)
+    if kind not in _STREAMED or (separator is not None and kind != "csv"):
+        return None
+    if kind == "parquet" and compression(path) is not None:
+        return None
+    return kind
+
+
+def _stream_each(
+    paths: list[Path],
+    kinds: list[str],
+    cmap: ColumnMap,
+    skip_bad_lines: bool,
+    separator: str | None,
+    stack: ExitStack,
+) -> list[StreamedFile] | None:
+    """Each file's streamed read, rows numbered on from the file before; None when one
+    cannot be streamed."""
+    files: list[StreamedFile] = []
+    start = 0
+    for path, kind in zip(paths, kinds, strict=True):
+        found: StreamedFile | None
+        if kind == "parquet":
+            found = parquet_file(path, cmap, start)
+        elif kind == "csv":
+            found = stream_csv(path, cmap, start, separator, stack)
+        else:
+            found = stream_jsonl(path, cmap, start, skip_bad_lines, stack)
+        if found is None:
+            return None
+        files.append(found)
+        start += found.part.height
+    return files
+
+
+def _streamed_table(
+    paths: list[Path], streamed: list[StreamedFile], cmap: ColumnMap, stack: ExitStack
+) -> StreamedTable:
+    """The files' rows as one streamed table, checked and noted as `load_files` does."""
+    sources = _source_names(paths)
+    smalls: list[pl.DataFrame] = []
+    files: list[dict[str, Any]] = []
+    notes: list[str] = []
+    for path, source, found in zip(paths, sources, streamed, strict=True):
+        stats = dict(found.stats)
+        reader_notes = stats.pop("notes", [])
+        named = pl.Series("source", [source], dtype=pl.String).new_from_index(0, found.part.height)
+        labelled = found.frame.with_columns(named) if found.frame.width else named.to_frame()
+        own = "source" in found.columns
+        if own:
             check_own_source(str(path), cmap)
             notes.append(_OWN_SOURCE.format(path=path))
-    _check_truth(rows.small, cmap)
-    notes += _duplicate_id_notes(rows.small) + null_text_notes(rows.small, cmap)
-    return StreamedTable(rows, _coverage(rows.small, files), notes)
+        check_map([*found.columns, *([] if own else ["source"])], cmap, str(path))
+        prefix = f"{source}:" if len(paths) > 1 else ""
+        smalls.append(canonical_frame(labelled, cmap, where=str(path), id_prefix=prefix,
+                                      texts=False))  # fmt: skip
+        files.append({"source": source, **stats})
+        notes += _read_notes(str(path), stats) + reader_notes
+    small = concat_frames(smalls)
+    _check_truth(small, cmap)
+    rows = StreamedRows(small, tuple(f.part for f in streamed), cmap, resources=stack)
+    notes += _duplicate_id_notes(small) + null_text_notes(small, cmap, _streamed_counts(rows))
+    return StreamedTable(rows, _coverage(small, files), notes)
 
 
 def check_own_source(where: str, cmap: ColumnMap) -> None:
@@ -180,11 +265,19 @@ _NULL_TEXTS = ("None", "none", "null", "NULL", "nan", "NaN", "N/A", "n/a", "NA")
 _NO_ERROR_TEXTS = ("0", "0.0", "false", "False", "FALSE", "no", "No", "None", "null")
 
 
-def null_text_notes(frame: pl.DataFrame, cmap: ColumnMap) -> list[str]:
+CellCount = Callable[[str, str], int]
+
+
+def null_text_notes(
+    frame: pl.DataFrame, cmap: ColumnMap, count: CellCount | None = None
+) -> list[str]:
     """Notes on cells that look missing but are not declared with --null-values: truths
     spelled ``None``/``NaN``/``N/A`` (each would be scored as a truth), and an --error column
     that reads like a flag (``0``/``False``: every non-empty cell counts as an error). Cells
-    are compared as --null-values compares them: whole, unstripped."""
+    are compared as --null-values compares them: whole, unstripped. ``count(column, text)``
+    counts a column's cells equal to ``text`` (default: in ``frame``; a streamed table's
+    ``parsed`` column is not in it)."""
+    count = count or (lambda column, text: _count(frame[column], text))
     checks = (
         ("truth", cmap.truth, _NULL_TEXTS, "these are scored as truths. If they mean no truth"),
         ("error", cmap.error, _NO_ERROR_TEXTS,
@@ -195,16 +288,15 @@ def null_text_notes(frame: pl.DataFrame, cmap: ColumnMap) -> list[str]:
         if column is None or role not in frame.columns:
             continue
         seen = {t: n for t in texts if t not in cmap.null_values
-                if (n := _count(frame[role], t))}  # fmt: skip
+                if (n := count(role, t))}  # fmt: skip
         if not seen:
             continue
         listed = ", ".join(f"'{t}' in {n} rows" for t, n in seen.items())
         # --null-values applies to every column but raw and id: advise it only when it would
         # not also blank a truth, parse or group value
-        others = [
-            c for c in ("truth", "parsed", *cmap.group_by) if c != role and c in frame.columns
-        ]
-        clash = next(((t, c) for t in seen for c in others if _count(frame[c], t)), None)
+        present = {*frame.columns, *(["parsed"] if cmap.parsed is not None else [])}
+        others = [c for c in ("truth", "parsed", *cmap.group_by) if c != role and c in present]
+        clash = next(((t, c) for t in seen for c in others if count(c, t)), None)
         advice = (
             f"pass --null-values {','.join(seen)}"
             if clash is None
@@ -217,6 +309,24 @@ def null_text_notes(frame: pl.DataFrame, cmap: ColumnMap) -> list[str]:
 
 def _count(column: pl.Series, text: str) -> int:
     return int((column.cast(pl.String, strict=False) == text).sum())
+
+
+_COUNT_SLICE_ROWS = 100_000
+
+
+def _streamed_counts(rows: StreamedRows) -> CellCount:
+    """`null_text_notes`' count over a streamed table: its short columns in memory, its text
+    columns read a slice at a time (only when a note needs them: rarely)."""
+
+    def count(column: str, text: str) -> int:
+        if column in rows.small.columns:
+            return _count(rows.small[column], text)
+        return sum(
+            _count(rows.slice(start, _COUNT_SLICE_ROWS)[column], text)
+            for start in range(0, rows.height, _COUNT_SLICE_ROWS)
+        )
+
+    return count
 
 
 def _duplicate_id_notes(frame: pl.DataFrame) -> list[str]:

@@ -93,13 +93,18 @@ def load(spec: SourceSpec, cmap: ColumnMap) -> tuple[LoadedTable, tuple[str, ...
     return loaded, cmap.group_by or default_groups(formats)
 
 
+# the file-reading options a streamed read of files takes; any other needs the whole read
+_STREAMED_OPTIONS = ("--skip-bad-lines", "--separator")
+
+
 def load_streamed(
     spec: SourceSpec, cmap: ColumnMap
 ) -> tuple[LoadedTable | StreamedTable, tuple[str, ...]]:
     """`load` for a reader that goes through the rows once, in order, a slice at a time (the
-    audit): Parquet files and run folders come back as a `StreamedTable` whose text columns
-    stay in the inputs (close its rows when done); every other input is loaded whole. The
-    rows, notes and coverage are the same."""
+    audit): Parquet, CSV and JSON Lines files and run folders come back as a `StreamedTable`
+    whose text columns stay in the inputs (close its rows when done); every other input is
+    loaded whole. The rows, notes and coverage are the same; an input the streamed read
+    cannot read is read whole, so the error is the whole read's."""
     _check_run_options(spec)
     if spec.runs_dir is not None and spec.metadata is not None and not spec.paths:
         if not Path(spec.metadata).is_file():
@@ -109,9 +114,14 @@ def load_streamed(
         except SourceError:  # e.g. outputs without a rowid: the whole read says what is wrong
             return load(spec, cmap)
         return runs, cmap.group_by or RUN_GROUPS
-    plain = not _given_file_options(spec)  # a reader option needs the whole read
+    plain = not set(_given_file_options(spec)) - set(_STREAMED_OPTIONS)
     if spec.paths and spec.runs_dir is None and spec.metadata is None and plain:
-        streamed = stream_files(list(spec.paths), cmap, fmt=spec.fmt)
+        try:
+            streamed = stream_files(list(spec.paths), cmap, fmt=spec.fmt,
+                                    skip_bad_lines=spec.skip_bad_lines, separator=spec.separator)  # fmt: skip
+        except SourceError:
+            return load(spec, cmap)
         if streamed is not None:
-            return streamed, cmap.group_by or default_groups(["parquet"] * len(spec.paths))
+            formats = [f["format"] for f in streamed.coverage["files"]]
+            return streamed, cmap.group_by or default_groups(formats)
     return load(spec, cmap)

@@ -4,8 +4,10 @@ The audit reads every row once, in order, a slice at a time, and keeps only smal
 results; holding a million raw outputs in memory for that is waste. `Rows` is what the audit
 reads: `InMemoryRows` wraps a canonical frame; `StreamedRows` keeps the short columns (id,
 label, truth, groups, ...) in memory and reads the text columns (`TEXT_ROLES`) of the asked
-rows from its inputs, one `Part` each: a Parquet file (Polars pushes the slice down to the
-reader, so a slice costs what it holds) or a run database (`sources.runs`, by output rowid).
+rows from its inputs, one `Part` each: a Parquet file (`parquet_file`: Polars pushes the slice
+down to the reader, so a slice costs what it holds), a CSV or JSON Lines file (by the byte
+offsets of its records, `sources.csv_blocks` and `sources.jsonl_blocks`) or a run database
+(`sources.runs`, by output rowid).
 """
 
 from __future__ import annotations
@@ -24,7 +26,6 @@ from answer_audit.table.canonical import (
     canonical_frame,
     canonical_texts,
     check_map,
-    concat_frames,
     text_sources,
 )
 from answer_audit.table.errors import SourceError, first_line
@@ -100,7 +101,7 @@ class Part(Protocol):
 @dataclass(frozen=True, eq=False)
 class StreamedRows:
     """Canonical rows whose text columns stay in the inputs (see the module docstring); built
-    by `stream_parquet` and `sources.runs.stream_runs`. `close` when done."""
+    by `sources.stream_files` and `sources.stream_runs`. `close` when done."""
 
     small: pl.DataFrame
     parts: tuple[Part, ...]
@@ -136,6 +137,8 @@ class StreamedRows:
             local = sorted({r - part.start for r in wanted if 0 <= r - part.start < part.height})
             if local:
                 texts = part.texts_at(local)
+                if texts.height != len(local):
+                    raise self._changed(len(local), texts.height)
                 pieces.append(texts.with_columns(pl.Series("_row", local) + part.start))
         if not pieces:
             return self._joined(self.small.clear(), [])
@@ -159,12 +162,15 @@ class StreamedRows:
             )
         )
         if texts.height != small.height:
-            where = ", ".join(str(getattr(p, "path", "")) for p in self.parts)
-            raise SourceError(
-                f"{where}: {small.height} rows asked, {texts.height} read; was an input changed "
-                "while it was read? Run again on a copy that stays put"
-            )
+            raise self._changed(small.height, texts.height)
         return pl.concat([small, texts], how="horizontal").select(self.columns)
+
+    def _changed(self, asked: int, read: int) -> SourceError:
+        where = ", ".join(str(getattr(p, "path", "")) for p in self.parts)
+        return SourceError(
+            f"{where}: {asked} rows asked, {read} read; was an input changed while it was "
+            "read? Run again on a copy that stays put"
+        )
 
 
 @dataclass(frozen=True, eq=False)
@@ -205,38 +211,46 @@ class _ParquetPart:
         return pl.DataFrame(list(canonical_texts(frame, self.cmap, str(self.path)).values()))
 
 
-def stream_parquet(
-    paths: Sequence[Path], sources: Sequence[str], cmap: ColumnMap
-) -> tuple[StreamedRows, list[pl.DataFrame]]:
-    """Parquet files as one streamed canonical table, rows in file then row order: the table
-    `load_files` builds, with the `source` names and id prefixes it gives (``sources``).
-    Also returns each file's columns as read but the text-only ones (for its notes)."""
-    smalls: list[pl.DataFrame] = []
-    originals: list[pl.DataFrame] = []
-    parts: list[Part] = []
-    start = 0
-    for path, source in zip(paths, sources, strict=True):
-        where = str(path)
-        schema = _read(path, lambda scan: scan.collect_schema())
-        check_map(list(schema), cmap, where)
-        text_only = set(text_sources(cmap)) - {
-            c for c in (cmap.id, cmap.label, cmap.truth, cmap.error, *cmap.group_by) if c
-        }
-        small_columns = [c for c in schema if c not in text_only]
-        frame = _read(path, lambda scan: scan.select(small_columns))  # noqa: B023 (called now)
-        if frame.height == 0:
-            raise SourceError(f"{path}: no rows to read; check the file (or --records/--table)")
-        labelled = frame.with_columns(pl.lit(source, dtype=pl.String).alias("source"))
-        prefix = f"{source}:" if len(paths) > 1 else ""
-        smalls.append(canonical_frame(labelled, cmap, where=where, id_prefix=prefix, texts=False))
-        # the first row in full: the text columns' types are checked before any slice is read
-        # (an empty column casts from any type)
-        first = _read(path, lambda scan: scan.head(1)).with_columns(labelled["source"].head(1))
-        canonical_frame(first, cmap, where=where)
-        originals.append(frame)
-        parts.append(_ParquetPart(Path(path), start, frame.height, cmap))
-        start += frame.height
-    return StreamedRows(concat_frames(smalls), tuple(parts), cmap), originals
+@dataclass(frozen=True, eq=False)
+class StreamedFile:
+    """One input file of a streamed table, as its reader leaves it."""
+
+    frame: pl.DataFrame
+    """The file's rows, every column but the text-only ones (`text_only_columns`); no
+    columns at all when the file has no others."""
+    columns: list[str]
+    """Every column of the file, in its order."""
+    part: Part
+    """Reads the canonical text columns of its rows."""
+    stats: dict[str, Any]
+    """What `sources.files.read_table` says of the file (path, format, rows, ...)."""
+
+
+def text_only_columns(cmap: ColumnMap) -> set[str]:
+    """The input columns only the text roles read: a streamed read leaves them in the file."""
+    others = {c for c in (cmap.id, cmap.label, cmap.truth, cmap.error, *cmap.group_by) if c}
+    return set(text_sources(cmap)) - others
+
+
+def parquet_file(path: Path, cmap: ColumnMap, start: int) -> StreamedFile:
+    """A Parquet file whose rows start at ``start`` in a streamed table. The text columns'
+    types are checked on the first row, before any slice is read."""
+    where = str(path)
+    schema = _read(path, lambda scan: scan.collect_schema())
+    check_map(list(schema), cmap, where)
+    small_columns = [c for c in schema if c not in text_only_columns(cmap)]
+    frame = _read(path, lambda scan: scan.select(small_columns))
+    height = (
+        frame.height if small_columns else _read(path, lambda scan: scan.select(pl.len())).item()
+    )
+    if height == 0:
+        raise SourceError(f"{path}: no rows to read; check the file (or --records/--table)")
+    # the first row in full (an empty column casts from any type)
+    first = _read(path, lambda scan: scan.head(1)).with_columns(pl.lit("").alias("source"))
+    canonical_frame(first, cmap, where=where)
+    stats = {"path": where, "format": "parquet", "bad_lines_skipped": 0, "decode_replacements": 0,
+             "rows": height}  # fmt: skip
+    return StreamedFile(frame, list(schema), _ParquetPart(Path(path), start, height, cmap), stats)
 
 
 def _read(path: Path, query: Callable[[pl.LazyFrame], Any]) -> Any:

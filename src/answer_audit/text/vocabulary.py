@@ -88,3 +88,133 @@ NUMBER_ANSWER_WORDS = (
     "final answer",
     *(word for word in ANSWER_WORDS if word not in {"选", "الجواب"}),
 )
+
+# ------------------------------------------------------------ freeform/v4's answer region
+
+# freeform/v3's turn patterns, and the chat formats and speakers it did not know: the `H:` of
+# Anthropic's old format, `</s>` (Llama 2 and Mistral), a tutoring script's `Student:` /
+# `Teacher:`, a few-shot `Input:` line, roles written in Chinese, Japanese and Korean. The
+# patterns that open a line are one alternation: each of their matches starts a line and ends
+# on it, so the earliest match of the alternation is the earliest of any of them, found in one
+# scan instead of one per pattern.
+_V3_LINE_ROLES = tuple(p.removeprefix(LINE_START) for p in TURN_PATTERNS if p.startswith(LINE_START))
+TURN_PATTERNS_V4 = (
+    *(p for p in TURN_PATTERNS if not p.startswith(LINE_START)),
+    r"</s>",
+    LINE_START
+    + "(?:"
+    + "|".join(
+        (
+            *_V3_LINE_ROLES,
+            r"(?:H|Student|Teacher)[ \t*_]*:",
+            r"(?i:input)[ \t]*\d*[ \t*_]*:",
+            r"(?:用户|助手|系统|ユーザー|アシスタント|사용자|어시스턴트)[ \t*_]*[:：]",
+        )
+    )
+    + ")",
+)
+# Every match of a TURN_PATTERNS_V4 pattern holds one of these, lowercased, or is an `AI` or
+# `H` role line (the two markers too short to be keywords; tests/parsers/test_freeform_v4.py
+# checks it).
+TURN_PATTERN_KEYWORDS_V4 = (
+    *TURN_PATTERN_KEYWORDS,
+    "student", "teacher", "</s>", "用户", "助手", "系统", "ユーザー", "アシスタント", "사용자",
+    "어시스턴트",
+)  # fmt: skip
+# A new question at a line start, as one alternation (see above): freeform/v3's (`Question:`,
+# `Q:`), a numbered question header (`## Question 3`), and the word for "question" in other
+# languages. (Not after a sentence on the same line: prompt-like junk often reads "...
+# Question: <another question>" before the model answers the one it was asked.)
+QUESTION_PATTERNS_V4 = (
+    LINE_START
+    + "(?:"
+    + "|".join(
+        (
+            *(p.removeprefix(LINE_START) for p in QUESTION_PATTERNS),
+            r"(?i:question|q)[ \t]*\d+[ \t*_]*$",
+            r"(?i:next question|frage|pregunta|pergunta|domanda|swali|pertanyaan|soal|вопрос"
+            r"|soru|câu hỏi)[ \t]*\d*[ \t*_]*[:：.)]",
+            r"(?:问题|問題|题目|質問|질문|প্রশ্ন|प्रश्न|سؤال|السؤال)[ \t]*\d*[ \t*_]*[:：.)]",
+        )
+    )
+    + ")",
+)
+# A region that opens with one of these is an invented turn of the asker: it has no answer of
+# its own (an echoed `Question:` line is no turn: the answer after it counts).
+OPENING_TURN_PATTERNS_V4 = (
+    r"^[ \t>*_#]*(?:USER|User|user|HUMAN|Human|human|H|Student|用户|ユーザー|사용자)[ \t*_]*[:：]",
+    r"^(?:<\|im_start\|>\s*user|<\|user\|>|<\|start_header_id\|>\s*user|<start_of_turn>\s*user"
+    r"|<s>\s*\[INST\]|\[INST\])",
+    r"^[ \t>*_#]*#{0,3}[ \t]*(?i:instruction|input)[ \t]*:?[ \t]*$",
+)
+
+# ------------------------------------------------------------- choice/v5: more answer words
+
+# The word for "answer" in more languages (Global-MMLU / MMMLU and other multilingual
+# benchmarks), as written before a colon or a copula; lowercased, NFKC. choice/v5 reads these
+# after `ANSWER_WORDS`; a word may also be the stem of its inflected forms (ответ, ответа).
+MORE_ANSWER_WORDS = (
+    "ответ", "відповідь", "отговор", "одговор", "odgovor", "odpowiedź", "odpověď", "odpoveď",
+    "cevap", "yanıt", "đáp án", "câu trả lời", "trả lời", "คำตอบ", "απάντηση", "መልስ",
+    "amsa", "azịza", "azịrịza", "ìdáhùn", "idahun", "ìdahùn", "antwoord", "svaret", "svar",
+    "vastaus", "válasz", "răspuns", "raspuns", "atsakymas", "atbilde", "vastus", "پاسخ",
+    "جواب", "إجابة", "اجابة", "תשובה", "jawapan", "sagot", "impendulo", "jawaab", "igisubizo",
+    "yankho", "mhinduro", "tontu", "përgjigja", "përgjigje", "freagra", "ateb", "erantzuna",
+    "respondo", "valiny", "պատասխան", "პასუხი", "жауап", "javob", "cavab", "хариулт", "жооп",
+    "விடை", "பதில்", "సమాధానం", "జవాబు", "ಉತ್ತರ", "ഉത്തരം", "જવાબ", "ਜਵਾਬ", "ਉੱਤਰ",
+    "පිළිතුර", "အဖြေ", "ចម្លើយ", "ຄຳຕອບ", "उत्तरम्",
+)  # fmt: skip
+
+# Where an invented next turn starts in a multiple-choice output (choice/v5; lowercased text).
+# A user-side role or a chat template's end-of-turn token ends the output's own answer, even at
+# its very start (an output that opens with an invented turn has no answer of its own).
+CHOICE_TURN_ROLES = (
+    "user", "human", "h", "student", "pupil", "customer", "questioner", "interviewer",
+    "用户", "用戶", "ユーザー", "사용자", "пользователь", "utilisateur", "usuario", "benutzer",
+    "utente", "usuário", "pengguna", "mtumiaji",
+)  # fmt: skip
+# The answering side's roles: at the start of an output they echo the prompt's own answer
+# prefix (`ASSISTANT:`, `### Response:`); after it they start an invented reply.
+CHOICE_REPLY_ROLES = (
+    "assistant", "ai", "gpt", "bot", "model", "system", "teacher", "tutor", "answerer",
+    "助手", "アシスタント", "어시스턴트", "ассистент",
+)  # fmt: skip
+# Chat-template tokens that end the model's turn or open another one, anywhere in a line.
+CHAT_TEMPLATE_TOKENS = (
+    r"<\|(?:im_start|im_end|user|end|endoftext|eot_id|eot|start_header_id|system|assistant"
+    r"|prompter|human)\|>",
+    r"<start_of_turn>|<end_of_turn>|\[/?inst\]|</s>|<s>|<<sys>>|<\|end_of_text\|>",
+)
+
+# ------------------------------------------------------- number/v2: answer prefixes, locale
+
+# The verbs and copulas between the word for "answer" and the value (`The answer is 12`,
+# `Die Antwort lautet 12`, `答案是12`, `উত্তর হল 12`), besides a colon or `=`.
+ANSWER_COPULAS = (
+    "is", "are", "was", "would be", "will be", "should be", "equals", "comes to",
+    "lautet", "ist", "est", "es", "é", "è", "ni", "adalah", "là", "—", "–",
+    "は", "是", "为", "為", "은", "는", "হল", "হলো", "হচ্ছে", "है", "คือ",
+)  # fmt: skip
+# The word for "answer" in languages that write a decimal comma (`2,5` is two and a half):
+# an answer prefix in one of them makes number/v2 read the text's numbers that way.
+DECIMAL_COMMA_ANSWER_WORDS = (
+    "antwort", "réponse", "reponse", "respuesta", "resposta", "risposta", "jawaban", "ответ",
+    "відповідь", "отговор", "odpowiedź", "odpověď", "odpoveď", "cevap", "yanıt", "đáp án",
+    "câu trả lời", "antwoord", "svaret", "svar", "vastaus", "válasz", "răspuns", "raspuns",
+    "atsakymas", "atbilde", "vastus", "απάντηση",
+)  # fmt: skip
+# Common words of languages that write decimal commas (German, French, Spanish, Portuguese,
+# Italian, Dutch, Indonesian, Turkish) and of English: without an answer prefix, number/v2
+# takes the text's convention from which of the two it holds more of (distinct words).
+DECIMAL_COMMA_WORDS = (
+    "und", "ist", "sind", "der", "das", "den", "dem", "eine", "nicht", "mit", "für", "lautet",
+    "beträgt", "insgesamt", "ergebnis", "bleiben", "kostet", "et", "est", "sont", "les", "des",
+    "une", "pour", "avec", "donc", "il", "elle", "reste", "résultat", "y", "es", "los", "las",
+    "una", "el", "del", "por", "con", "entonces", "quedan", "cuesta", "são", "é", "uma", "os",
+    "com", "então", "è", "sono", "gli", "quindi", "het", "een", "zijn", "dan", "adalah",
+    "yang", "jadi", "ve", "bir",
+)  # fmt: skip
+DECIMAL_POINT_WORDS = (
+    "the", "and", "is", "are", "of", "to", "so", "that", "this", "with", "for", "has", "have",
+    "it", "in", "total", "each", "she", "he", "they",
+)  # fmt: skip

@@ -1,9 +1,9 @@
 """Every built-in preset, as data: one module per parser family, and `BUILTIN`, all of them.
 
-- `presets.choice`: ``choice/v1`` .. ``choice/v4``, and two framework conventions (`COMPARISON`)
-- `presets.freeform`: ``freeform/v1`` .. ``freeform/v3``
-- `presets.number`: ``number/v1``
-- `presets.json`: ``json/isup_grade``
+- `presets.choice`: ``choice/v1`` .. ``choice/v5``, and two framework conventions (`COMPARISON`)
+- `presets.freeform`: ``freeform/v1`` .. ``freeform/v4``
+- `presets.number`: ``number/v1``, ``number/v2``
+- `presets.json`: ``json/isup_grade`` and ``json/isup_grade/v2`` (the tolerant reader)
 
 A built-in preset is frozen once released: tests/parsers/test_golden.py pins what each extracts.
 A new version is a new preset object here, never a change to an old one.
@@ -22,10 +22,16 @@ from answer_audit.parsers.presets.choice import (
     CHOICE_V2,
     CHOICE_V3,
     CHOICE_V4,
+    CHOICE_V5,
 )
-from answer_audit.parsers.presets.freeform import FREEFORM_V1, FREEFORM_V2, FREEFORM_V3
-from answer_audit.parsers.presets.json import JSON_ISUP_GRADE
-from answer_audit.parsers.presets.number import NUMBER_V1
+from answer_audit.parsers.presets.freeform import (
+    FREEFORM_V1,
+    FREEFORM_V2,
+    FREEFORM_V3,
+    FREEFORM_V4,
+)
+from answer_audit.parsers.presets.json import JSON_ISUP_GRADE, JSON_ISUP_GRADE_V2
+from answer_audit.parsers.presets.number import NUMBER_V1, NUMBER_V2
 
 # By name, in a stable order: family by family, versions in release order.
 BUILTIN: Mapping[str, Parser] = MappingProxyType(
@@ -35,14 +41,18 @@ BUILTIN: Mapping[str, Parser] = MappingProxyType(
             FREEFORM_V1,
             FREEFORM_V2,
             FREEFORM_V3,
+            FREEFORM_V4,
             CHOICE_V1,
             CHOICE_V2,
             CHOICE_V3,
             CHOICE_V4,
+            CHOICE_V5,
             CHOICE_ANSWER_COLON_FIRST,
             CHOICE_LETTER_BOUNDARY,
             JSON_ISUP_GRADE,
+            JSON_ISUP_GRADE_V2,
             NUMBER_V1,
+            NUMBER_V2,
         )
     }
 )

@@ -1,6 +1,6 @@
 """The built-in multiple-choice presets, as data for the choice engine (`parsers.choice`).
 
-``choice/v1`` .. ``choice/v4`` are frozen once released (tests/parsers/test_golden.py pins what
+``choice/v1`` .. ``choice/v5`` are frozen once released (tests/parsers/test_golden.py pins what
 each extracts); ``choice/answer-colon-first`` and ``choice/letter-boundary`` mimic common
 evaluation-framework conventions, for comparison in `make accuracy`, `diff` and audits.
 
@@ -10,9 +10,17 @@ Every pattern runs on NFKC-normalized, lowercased text; ``{L}`` is the choice le
 
 from __future__ import annotations
 
+import unicodedata
+
 from answer_audit.parsers.choice import ChoicePreset
 from answer_audit.parsers.choice_step import ChoiceStep
-from answer_audit.text.vocabulary import ANSWER_WORDS
+from answer_audit.text.vocabulary import (
+    ANSWER_WORDS,
+    CHAT_TEMPLATE_TOKENS,
+    CHOICE_REPLY_ROLES,
+    CHOICE_TURN_ROLES,
+    MORE_ANSWER_WORDS,
+)
 
 # A choice token that is not part of a word or a number (choice/v3).
 _STANDALONE_TOKEN = r"(?<![0-9a-z])([{D}{L}])(?![0-9a-z])"
@@ -185,6 +193,194 @@ CHOICE_V4 = ChoicePreset(
     ),
     think=True,
     masks=_MASKS,
+)
+
+# ---------------------------------------------------------------------------- choice/v5
+# Patterns of a `scripts` preset: {T} is one captured choice token with its boundaries (any
+# script the choice set uses, its Latin letter and digit, or "the second option"), {K} the
+# token characters, {W} what a token must not touch, {A} the letters without digits.
+
+
+def _nfkc(parts: tuple[str, ...]) -> tuple[str, ...]:
+    """Words as the text is read (NFKC, lowercase), each once."""
+    return tuple(dict.fromkeys(unicodedata.normalize("NFKC", p).lower() for p in parts))
+
+
+_V5_TRIGGERS = (
+    *_nfkc((*ANSWER_WORDS, *MORE_ANSWER_WORDS)),
+    *_TRIGGERS[1:],
+    r"(?:correct|right|best|final) (?:option|choice|letter|pick|selection|alternative|one)",
+    r"(?:option|choice|alternative|alternativa|opción|opção|opzione|pilihan|chaguo|şık|вариант"
+    r"|варіант)\s+(?:correct[ae]?|correcto|corretta|correta|correcte|juste|richtige|benar|right"
+    r"|best|sahihi|doğru|правильный|правильний)",
+    r"i(?: would| will|'d|’d|'ll|’ll| shall| am going to| can only|) (?:choose|pick|select"
+    r"|go with|go for|stay with|stick with|opt for|settle on)",
+    r"my (?:final )?(?:pick|selection|vote)",
+    r"सही विकल्प|সঠিক বিকল্প|الخيار الصحيح|doğru şık",
+    r"\\(?:boxed|fbox|framebox)\{",
+)
+_V5_AFTER_TRIGGER = (
+    r"(?:\s+(?:correct[ae]?|correcto|corretta|correta|correcte|final[e]?|sahihi|yang benar"
+    r"|الصحيحة|النهائية|النهائي|tó tọ́|to to|đúng|chính xác|doğru|правильный|верный))?"
+)
+_V5_LINK_WORDS = (
+    rf"{_LINK_WORDS}|would|will|should|must|be|to be|thus|hence|so|indeed|still|also|now|just"
+    r"|simply|most|very|quite|almost|fairly|pretty|rather|much|without (?:a )?doubt|no doubt"
+    r"|of course|in fact|for sure|for certain|i think|i believe|that|la|ni|ndiyo|ndilo"
+)
+# Between a trigger and the choice (as _GAP, with commas, ellipses, every colon, adverbs).
+_V5_GAP = (
+    r"(?:[ \t*_#>=:：፡ঃ﹕꞉∶,\-–—)）\]】\"'“”‘’→]++|\.{2,}|…|\([^()\n]{0,24}\)|（[^（）\n]{0,24}）"
+    rf"|\b(?:{_V5_LINK_WORDS})\b|\b(?!(?:unlikely|hardly|scarcely|barely|rarely)\b)[a-z]{{2,}}ly\b"
+    r"|是|为|為|は|が|은|는|হলো|হল|を)*(?:\n[ \t*_>]*+)?"
+)
+_OPTION_WORDS = (
+    r"option|choice|letter|alternative|alternativa|letra|lettre|opción|opção|opzione|pilihan"
+    r"|chaguo|الخيار|विकल्प|বিকল্প|選択肢|选项|보기|şık(?:kı)?|вариант|варіант|phương án"
+)
+_V5_WRAP = (
+    r"(?:\*|__|[「『\"'“‘(\[（【<{]|\$|\\boxed\{|\\fbox\{|\\text(?:bf|it)?\{|\\math(?:rm|bf|it)\{"
+    rf"|(?:the|la|el|le|il)\s+|(?:a|o)\s+(?={_OPTION_WORDS})|(?:{_OPTION_WORDS})\s*)*+"
+)
+# Right after the token: it starts a formula (\boxed{B = \mu_0 n I}), not an answer.
+_NOT_FORMULA = r"(?!\s*(?:[=+^×·]|\\(?:times|cdot|frac)))"
+# {TRIGGER}: the alternatives of _V5_TRIGGERS a text can match (`choice_patterns.Triggers`)
+_V5_TRIGGER = "{TRIGGER}" + _V5_AFTER_TRIGGER
+_V5_ANSWER_STATEMENT = _V5_TRIGGER + _V5_GAP + _V5_WRAP + "{T}" + _NOT_FORMULA
+_V5_CHOICE_THEN_VERDICT = (
+    r"(?<![{W}])(?:option\s*|choice\s*|letter\s*|選択肢|选项)?[(（]?([{K}])[)）]?\s*"
+    r"(?:is (?:the )?(?:correct|right|best|better|true)(?: answer| option| choice| one)?(?![a-z])"
+    r"|is the (?:answer|one)\b|,? which is (?:the )?(?:correct |right )?answer"
+    r"|\s*[:：\-–]\s*(?:正しい|正解|correct|right|true)(?!か|とは|とも|と言|可能|よう|場合|[a-z])"
+    r"|が(?:正しい|正解)(?!か|とは|とも|と言|と思|可能|よう|場合)|を選(?:択|び|ぶ)"
+    r"|(?:项|選項|选项)?(?:是正确|正确|符合题意|当选)|(?:가|이) 정답|(?:가|이) 맞|ist richtig"
+    r"|est (?:la )?(?:bonne|correcte?)|es (?:la )?correcta|è (?:quella )?corretta|está correta"
+    r"|benar|ndilo sahihi|ndiyo sahihi|ni sahihi|ni ó tọ́|ni o to|सही है|সঠিক|هو الصحيح|صحيح"
+    r"|(?:является )?правильн|верн|doğru|đúng|is (?:clearly |definitely )?the answer)"
+)
+_V5_CONCLUDING = (
+    r"(?:\b(?:so|thus|therefore|hence|it(?:'s|’s| is| must be| should be| has to be| would be"
+    r"| will be)|that(?:'s|’s| is)|which is|namely|i\.e\.,?|on (?:second thought|reflection)"
+    r"|after all|in conclusion|in summary|overall|ultimately|finally|in short|in the end"
+    r"|to conclude|all things considered)[ ,]+|したがって[、,]?\s*|よって[、,]?\s*|所以|因此|故|即)"
+    r"(?:(?:[a-z]{2,}ly|definitely|surely)[ ,]+)*(?:option\s+|choice\s+|the\s+)?[(（*]*{T}[)）*]*"
+    r"(?=\s*[.!。！]?\s*(?:\n|$))"
+)
+# Elimination that names the one option left ("rules out C, leaving D").
+_V5_LEFT = (
+    r"\b(?:leaving|leaves(?: us with)?|left with|which leaves|the remaining (?:option|choice) is"
+    r"|only remaining (?:option|choice) is)\s+(?:only\s+)?(?:option\s+|choice\s+)?[(（]?{T}"
+)
+# A line "<label>: X" in a language no list names (Amsa: A, Cevap: D).
+_V5_LABEL_LINE = (
+    r"(?m)^[ \t*_#>]*(?:[^\s:：፡ঃ\d()\[\]]{1,20}[ \t]?){1,3}[:：፡ঃ﹕][ \t*_]*"
+    r"[(\[（【\"'“‘$]*((?<![{W}])[{A}](?![{W}]))[)\]）】\"'”’$.。!！*_]*[ \t]*$"
+)
+# The output continues a prompt that ended in "Answer" (" is (A).", ": D").
+_V5_CONTINUATION = (
+    r"\A\s*(?:[:：]|is\b|was\b|would be\b|should be\b|=)" + _V5_GAP + _V5_WRAP + "{T}"
+)
+# As _SUBJECT, but "B is the better answer" is a verdict, not a sentence about B.
+_V5_SUBJECT = (
+    r"\s+(?:is|was|seems|looks|would|could|might|may|can|has|had|does|did|gives|states|says"
+    r"|describes|refers|means|matches|fits|confuses|ignores|uses|reverses)\s+(?!correct|right"
+    r"|true|the (?:[a-z]+ )?(?:answer|option|choice|one)\b)",
+)
+# A position in words, then a verdict ("The second option is correct").
+_V5_ORDINAL_VERDICT = r"\bthe {T} (?:is|seems to be) (?:the )?(?:correct|right|best|true)\b"
+_V5_NEGATIONS = (
+    *_NEGATIONS,
+    r"(?:is|was) (?:false|eliminated|ruled out)|can be (?:ruled out|eliminated)",
+    r"خاطئ|غير صحيح|ليس|ليست|गलत|सही नहीं|ভুল|неверн|неправильн|не |yanlış|değil|sai|không",
+)
+_V5_EXAMPLE_CUES = (
+    *_EXAMPLE_CUES,
+    r"\b(?:say|suppose|assume|imagine|hypothetically)\b|譬如|假设",
+    # someone else's answer ("The user thinks the answer is C")
+    r"\b(?:user|student|someone|somebody|they|he|she|you|people|others|many|critics|the author)"
+    r"\s+(?:[a-z']+\s+){0,2}?(?:think|thinks|thought|believe|believes|believed|say|says|said"
+    r"|claim|claims|claimed|suggest|suggests|suggested|argue|argues|argued|pick|picks|picked"
+    r"|chose|choose|chooses|guess|guesses|guessed|assume|assumes|assumed|answered|selected)\b",
+)
+_V5_CONDITIONALS = (
+    r"\bif\b(?!\s+(?:i|we)\s+(?:had|have|must|were|am|are|was)\s+to\b)(?!\s+forced)"
+    r"|假如|如果|もし|만약",
+)
+_V5_DOUBTS = (
+    r"(?:\bor\b|\bmaybe\b|\bperhaps\b|\bpossibly\b|could it be|what about|or is it|还是|或者|也许"
+    r"|或许)[^.!?\n]{0,24}?{T}[)）\]*_]*\s*[?？]",
+)
+_V5_NEXT_QUESTION = (
+    *_NEXT_QUESTION,
+    r"(?:problem|exercise|task)\s*\d+\s*[:.)：]|next question",
+    r"(?:вопрос|soru|câu hỏi|σερώτηση|ερώτηση)\s*\d*\s*[:：]",
+    # a question followed by a fresh list of options
+    r"[^\n?？]*[?？][ \t]*(?:\n[ \t]*)?[(\[]?[{A}][)\].:][^\n]{0,300}?(?:\n[ \t]*|[ \t]+)"
+    r"[(\[]?[{A}][)\].:]",
+)
+_V5_MASKS = (
+    *_MASKS[:2],
+    r"(?<![{W}])[{K}](?:\s*(?:,|、|/|・|or|および|及び|または|か)\s*[{K}](?![{W}])){2,}",
+    *_MASKS[3:],
+    # LaTeX that only wraps what it holds (\boxed and \fbox are answer statements of their own)
+    r"\\(?:text(?:bf|it|rm|tt|sf|normal)?|math(?:bf|rm|it|sf|tt|bb|cal|normal)|bm|boldsymbol"
+    r"|emph|underline|textsc|operatorname)\s*\{|\\(?:rm|bf|it|tt|displaystyle)\b|\\[()\[\]]|\$+"
+    r"|(?<!\\boxed)(?<!\\fbox)\{|\}",
+    # the chain-of-thought prompt's own opening, echoed ("A: Let's think step by step.")
+    r"let['’]?s think step by step\.?",
+)
+_ROLES = "|".join(r for r in _nfkc(CHOICE_TURN_ROLES) if r != "h")
+_REPLIES = "|".join(_nfkc(CHOICE_REPLY_ROLES))
+_V5_TURNS = (
+    rf"^[ \t>*_#]*(?:{_ROLES})[ \t*_]*(?:[:：]|$)",
+    r"^[ \t>*_#]*h[ \t]*:[ \t]+(?=[^\W\d_])",
+    r"(?<=[.!?] )(?:user|human):",
+    r"^[ \t]*#{2,}[ \t]*(?:instruction|input|human|user)\b",
+    *CHAT_TEMPLATE_TOKENS,
+)
+_V5_REPLIES = (
+    rf"^[ \t>*_#]*(?:{_REPLIES})[ \t*_]*(?:[:：]|$)",
+    r"^[ \t]*#{2,}[ \t]*(?:response|assistant)\b",
+)
+
+CHOICE_V5 = ChoicePreset(
+    "choice/v5",
+    (
+        ChoiceStep(
+            "statements",
+            "answer-statement",
+            patterns=(
+                _V5_ANSWER_STATEMENT,
+                _V5_CHOICE_THEN_VERDICT,
+                _V5_ORDINAL_VERDICT,
+                _V5_CONCLUDING,
+                _V5_LEFT,
+                _V5_LABEL_LINE,
+                _V5_CONTINUATION,
+            ),
+            triggers=_V5_TRIGGERS,
+            negations=_V5_SUBJECT + _V5_NEGATIONS,
+            ignore=_V5_EXAMPLE_CUES,
+            stops=_V5_NEXT_QUESTION,
+            bare=True,
+            conditionals=_V5_CONDITIONALS,
+            doubts=_V5_DOUBTS,
+        ),
+        ChoiceStep(
+            "option-text",
+            "option-text",
+            triggers=_V5_TRIGGERS,
+            patterns=(_V5_TRIGGER + _V5_GAP,),
+            negations=_V5_NEGATIONS,
+        ),
+    ),
+    think=True,
+    masks=_V5_MASKS,
+    scripts=True,
+    invisible=True,
+    turns=_V5_TURNS,
+    replies=_V5_REPLIES,
+    terminal=True,
 )
 
 # ------------------------------------------------- framework conventions, for comparison

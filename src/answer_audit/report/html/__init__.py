@@ -25,6 +25,7 @@ from answer_audit.analysis.audit import (
     SchemeSummary,
 )
 from answer_audit.report.html import charts
+from answer_audit.report.html.conclusions import conclusions_context
 from answer_audit.report.markdown.audit import (
     CELLS_NOTE,
     DELTA_NOTE,
@@ -182,6 +183,7 @@ def audit_context(result: AuditResult, *, max_rows: int, generated_at: str) -> d
     schemes = [
         SchemeView(
             summary=s,
+            overall_significant=s.overall.mcnemar_p < settings.alpha,
             anchor=f"scheme-{k}",
             rows=[_cell_view(c, settings.alpha, delta, errors) for c in shown[s.name]],
             total_cells=len(result.cells_of(s.name)),
@@ -209,6 +211,9 @@ def audit_context(result: AuditResult, *, max_rows: int, generated_at: str) -> d
         "palette": {"stored": charts.STORED, "scheme": charts.SCHEME, "sig": charts.SIGNIFICANT},
         "swatch": charts.swatch,
         "max_rows": max_rows,
+        "recorded_labels": result.recorded_labels,
+        "stored_name": result.stored_name,
+        **conclusions_context(result.conclusions, result.conclusions_hint),
     }
 
 
@@ -258,6 +263,9 @@ class SchemeView:
     """One scheme's section: its summary card, per-group rows, rules and examples."""
 
     summary: SchemeSummary
+    overall_significant: bool
+    """Whether the overall shift is significant (McNemar p < alpha): a card whose groups are
+    not must still not read as an all-clear."""
     anchor: str
     rows: list[CellView]
     total_cells: int

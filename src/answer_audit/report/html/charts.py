@@ -103,8 +103,11 @@ def _grid(scale: Scale, height: int, zero: bool) -> Markup:
     return Markup("").join(lines)
 
 
-def forest_row(lo: float, delta: float, hi: float, scale: Scale, significant: bool) -> Markup:
-    """One forest-plot row: the 95% interval as a line, Δpp as a marker (a diamond if significant)."""
+def forest_row(
+    lo: float, delta: float, hi: float, scale: Scale, significant: bool, title: str | None = None
+) -> Markup:
+    """One forest-plot row: the 95% interval as a line, Δpp as a marker (a diamond if
+    significant); ``title`` replaces the default tooltip (``Δ +1.0 pp (95% CI ...)``)."""
     y = ROW_HEIGHT / 2
     x, x_lo, x_hi = scale.x(delta), scale.x(lo), scale.x(hi)
     cls = "sig" if significant else "ns"
@@ -125,9 +128,10 @@ def forest_row(lo: float, delta: float, hi: float, scale: Scale, significant: bo
         marker = Markup('<circle class="fp-pt {}" cx="{}" cy="{}" r="3.6"/>').format(
             cls, _num(x), _num(y)
         )
-    title = f"Δ {delta:+.1f} pp (95% CI {lo:+.1f} to {hi:+.1f})" + (
-        " significant" if significant else ""
-    )
+    if title is None:
+        title = f"Δ {delta:+.1f} pp (95% CI {lo:+.1f} to {hi:+.1f})" + (
+            " significant" if significant else ""
+        )
     body = Markup("<title>{}</title>{}{}{}").format(
         title,
         _grid(scale, ROW_HEIGHT, zero=True),

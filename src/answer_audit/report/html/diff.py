@@ -14,6 +14,7 @@ from answer_audit.analysis.diff_result import (
     RulePair,
 )
 from answer_audit.report.html import charts, environment, mark_spans
+from answer_audit.report.html.conclusions import conclusions_context
 
 ALPHA = 0.05
 
@@ -76,6 +77,7 @@ def diff_context(d: DiffResult, *, generated_at: str, max_rows: int) -> dict[str
             "disagree": charts.SIGNIFICANT,
         },
         "swatch": charts.swatch,
+        **conclusions_context(d.conclusions, d.conclusions_hint),
     }
 
 

@@ -14,6 +14,7 @@ from answer_audit.analysis.metrics import Bootstrap, Metrics
 from answer_audit.analysis.rescore_result import Comparison, RescoreResult, RescoreSettings
 from answer_audit.analysis.stats import holm, paired_delta_ci_counts
 from answer_audit.report.html import charts, environment
+from answer_audit.report.html.conclusions import conclusions_context
 from answer_audit.report.markdown.rescore import SIDES, sides, stored_label_text
 from answer_audit.schemes.kinds import KINDS
 
@@ -75,6 +76,9 @@ def rescore_context(result: RescoreResult, *, generated_at: str) -> dict[str, An
         "percent_axis": charts.axis(charts.percent_scale(), "%"),
         "palette": {"stored": charts.STORED, "rescored": charts.SCHEME},
         "swatch": charts.swatch,
+        "stored_name": result.stored_name,
+        "recorded": label is not None,
+        **conclusions_context(result.conclusions, result.conclusions_hint),
     }
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from answer_audit.analysis.audit import AuditResult, GroupCell, PairedComparison
+from answer_audit.report.markdown.conclusions import conclusions_markdown
 from answer_audit.report.markdown.safe import cell, fence, table
 
 
@@ -30,6 +31,7 @@ def render_audit_markdown(
     parts = ["# Answer-parsing audit", ""]
     if generated_at:
         parts += [f"_Generated at {generated_at}._", ""]
+    parts += conclusions_markdown(result.conclusions, result.conclusions_hint)
     parts += _coverage(result) + _consistency(result) + _sensitivity(result) + _verdicts(result)
     parts += _markers(result) + _cells(result, max_rows) + _think(result) + _rules(result)
     parts += _examples(result) + _notes(result)
@@ -63,7 +65,10 @@ def coverage_rows(r: AuditResult) -> list[list[object]]:
 def _coverage(r: AuditResult) -> list[str]:
     group_by = ", ".join(r.settings.group_by) or "(none)"
     rows = coverage_rows(r)
-    return ["## Coverage", "", table(["", "value"], rows), "", f"Grouped by: {group_by}.", ""]
+    out = ["## Coverage", "", table(["", "value"], rows), "", f"Grouped by: {group_by}.", ""]
+    if not r.recorded_labels:
+        out += [f"The source recorded no correctness: stored means the {r.stored_name}.", ""]
+    return out
 
 
 def _consistency(r: AuditResult) -> list[str]:

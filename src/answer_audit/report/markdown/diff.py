@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from answer_audit.analysis.diff_result import DiffGroup, DiffResult, DisagreementSide
 from answer_audit.report.markdown.audit import pval
+from answer_audit.report.markdown.conclusions import conclusions_markdown
 from answer_audit.report.markdown.rescore import pct
 from answer_audit.report.markdown.safe import cell, fence, table
 
@@ -50,6 +51,7 @@ def render_diff_markdown(d: DiffResult, *, max_rows: int = 50, generated_at: str
     parts = [f"# Diff: `{d.a}` (A) vs `{d.b}` (B)", ""]
     if generated_at:
         parts += [f"_Generated at {generated_at}._", ""]
+    parts += conclusions_markdown(d.conclusions, d.conclusions_hint)
     parts += [agreement_text(d), ""]
     if d.align != "rows":
         parts += [f"A and B come from two tables aligned by {d.align}.", ""]

@@ -10,6 +10,7 @@ from answer_audit.analysis.rescore_result import (
     StoredLabelCheck,
 )
 from answer_audit.report.markdown.audit import pval
+from answer_audit.report.markdown.conclusions import conclusions_markdown
 from answer_audit.report.markdown.safe import OwnMarkdown, cell, table
 from answer_audit.schemes.kinds import KINDS
 
@@ -53,6 +54,7 @@ def render_rescore_markdown(result: RescoreResult, *, generated_at: str = "") ->
     parts = [f"# Rescore with `{result.parser}`", ""]
     if generated_at:
         parts += [f"_Generated at {generated_at}._", ""]
+    parts += conclusions_markdown(result.conclusions, result.conclusions_hint)
     parts += _coverage(result) + _overall(result) + _recall(result) + _groups(result)
     parts += _incidence(result) + _confusion(result) + _notes(result)
     return "\n".join(parts).rstrip() + "\n"
@@ -73,16 +75,18 @@ def _coverage(r: RescoreResult) -> list[str]:
     return ["## Coverage", "", table(["", "value"], rows), ""]
 
 
-def sides(entry: Comparison) -> list[tuple[str, Metrics]]:
-    """The labellings compared, by name (`SIDES`): the stored one only when there is one."""
-    named = zip(SIDES, (entry.stored, entry.rescored), strict=True)
+def sides(entry: Comparison, stored_name: str = SIDES[0]) -> list[tuple[str, Metrics]]:
+    """The labellings compared, by name (`SIDES`, the stored one as ``stored_name``): the
+    stored one only when there is one."""
+    named = zip((stored_name, SIDES[1]), (entry.stored, entry.rescored), strict=True)
     return [(name, m) for name, m in named if m is not None]
 
 
-def metric_rows(entry: Comparison) -> list[list[object]]:
-    """Rows of the stored-vs-rescored table: side, n, accuracy, CI, balanced, failures, errors."""
+def metric_rows(entry: Comparison, stored_name: str = SIDES[0]) -> list[list[object]]:
+    """Rows of the stored-vs-rescored table: side, n, accuracy, CI, balanced, failures, errors
+    (the stored side named ``stored_name``: `RescoreResult.stored_name`)."""
     rows: list[list[object]] = []
-    for side, m in sides(entry):
+    for side, m in sides(entry, stored_name):
         acc, bal = m.bootstrap.accuracy, m.bootstrap.balanced_accuracy
         rows.append([side, m.n, pct_pm(m.accuracy, acc), pct_ci(m.accuracy, acc),
                      pct_pm(m.balanced_accuracy, bal), pct_ci(m.balanced_accuracy, bal),
@@ -96,7 +100,7 @@ METRIC_HEADER = ["labels", "n", "accuracy % ± std", "95% CI", "balanced acc. % 
 
 def _overall(r: RescoreResult) -> list[str]:
     o = r.overall
-    out = ["## Stored vs rescored", "", table(METRIC_HEADER, metric_rows(o)), ""]
+    out = ["## Stored vs rescored", "", table(METRIC_HEADER, metric_rows(o, r.stored_name)), ""]
     out += [flips_text(o), ""]
     out += [
         "Failures: no value extracted. Errors: an error message, or an empty output. Both count "
@@ -125,7 +129,7 @@ def stored_label_text(label: StoredLabelCheck) -> str:
 
 
 def _recall(r: RescoreResult) -> list[str]:
-    named = sides(r.overall)
+    named = sides(r.overall, r.stored_name)
     recalls = [m.per_class_recall for _, m in named]
     classes = list(dict.fromkeys(c for rec in recalls for c in rec))
     if not classes or not KINDS[r.family].closed_values:

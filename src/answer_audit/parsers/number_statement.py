@@ -1,0 +1,253 @@
+"""The second numeric engine (``number/v2``): the value of the output's last answer statement.
+
+Where `NumberPreset` (``number/v1``) ranks rules (a box, then ``####``, then ``Answer:``, then
+the last number), this engine reads the answer region the way a careful reader does:
+
+1. The region is a free-form preset's (``freeform/v4``'s turn and question markers), except
+   that a reasoning block never closed has no answer, and wrappers are kept.
+2. The last answer prefix wins, whatever its kind: ``\\boxed{``, ``####``, ``<answer>``,
+   ``"answer":``, ``Answer:``, ``The final answer is``, ``Die Antwort lautet``, ``答案是`` ...
+   (a later ``Final answer: 15`` beats an earlier ``\\boxed{12}``). Its statement (up to the end
+   of the sentence, or the box) gives the value by the rules of `answer_audit.text.
+   answer_statements`: an equation's result, no value for two values, a range, a time.
+3. Answer statements in a row that name different values (``\\boxed{3}, \\boxed{5}``, or three
+   lines cycling ``3``, ``4``, ``5``) give none; so does a doubt after the answer
+   (``The answer is 24. Or maybe 36?``); an answer prefix with nothing after it gives none.
+4. Without a prefix: a first line that is a bare number followed by its explanation, else the
+   output's final statement (its last sentence with a number, skipping asides such as "Note:
+   if he had made 10 batches ..." and questions), read for its last result. A trace that stops
+   mid-computation (``12 × 15 = 180. Then 180 ÷``) has none.
+
+Decimal commas and grouping follow the text's convention (`answer_audit.text.number_reading`).
+Every step scans the region a bounded number of times with compiled patterns; Python reads
+only short statements, so the cost is linear in the text and small per row.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+
+from answer_audit.extraction import Extraction
+from answer_audit.parsers.freeform import AnswerRegionPreset
+from answer_audit.parsers.number_region import find_region
+from answer_audit.text.answer_statements import NO_NUMBER, Reading, read_statement
+from answer_audit.text.number_reading import Convention
+from answer_audit.text.numerals import format_number
+from answer_audit.text.statement_bounds import (
+    AnswerPrefix,
+    Bounds,
+    final_sentence,
+    last_prefix,
+    lowered,
+    prefix_statement,
+    without_annotations,
+)
+
+_RULES = {"box": "boxed", "hash": "hash-answer", "tag": "answer-tag", "json": "answer-tag"}
+_RUN_GAP = 40  # at most this much text (no digits) between answer statements of one run
+_RUN_LOOKBACK = 3  # statements looked at before the last one (bounded on floods)
+_STATEMENT_REACH = 80  # a statement of a run is short: its prefix is this close to its number
+_LAST_DIGIT = re.compile(r"(?s).*\d")
+_HEDGE = re.compile(
+    r"(?i)\b(?:or maybe|or perhaps|or possibly|oder vielleicht|ou peut-être|o quizás|o tal vez)"
+    r"\b[^\d\n]{0,30}\d"
+)
+_CUT_OFF = re.compile(r"(?:[-−+×/÷=^(]|\\div|\d\s*\*|\\[dtc]?frac\s*\{?|\\times|\\cdot)\s*$")
+_ALTERNATIVE_OPENING = re.compile(r"(?i)[\s*_]*(?:or|oder|ou|o)\b")
+_SENTENCE_BREAK = re.compile(r"\n|[.!?。](?=\s)")
+_DEPENDS = re.compile(
+    r"(?i)\b(?:depends|depending) on whether\b|\b(?:answer|result)\s+(?:\w+\s+){0,2}depends\b"
+)
+_BARE_FIRST_LINE = re.compile(
+    r"[ \t*_#>]*[-+−]?[$€£]?\s?[\d.,]+(?:\s?[^\W\d_]{0,12})?[ \t*_.!]*(?:\n|$)"
+)
+
+
+@dataclass(frozen=True)
+class StatementNumberPreset:
+    """A numeric preset that reads the last answer statement (``number/v2``).
+
+    ``region`` is the free-form preset whose turn and question markers end the answer region;
+    it is read with reasoning blocks closed (an open one has no answer) and wrappers kept.
+    Its ``family`` is ``freeform``, like `NumberPreset`'s: pair it with the ``numeric`` matcher.
+    """
+
+    name: str
+    region: AnswerRegionPreset
+    family: str = "freeform"
+
+    def extract(self, text: str) -> Extraction:
+        region = find_region(self.region, text)
+        if isinstance(region, str):
+            return Extraction(None, region, None)
+        return read_answer(text, *region)
+
+    def describe(self) -> list[str]:
+        return [
+            f"answer region as `{self.region.name}` finds it, except `unclosed-think` (a "
+            "reasoning block never closed: no answer) and `opens-with-turn`; wrappers kept",
+            "the last answer prefix wins, whatever its kind: `boxed` (`\\boxed{}`), "
+            "`hash-answer` (`####`), `answer-tag` (`<answer>`, JSON `answer`), `answer-line` "
+            "(`Answer:`, `The final answer is`, `Die Antwort lautet`, `答案是`, ...)",
+            "its statement's value: an equation's result (`25 × 12 = 300` -> 300), a mixed "
+            "number, vulgar or LaTeX fraction, scientific notation, number words; grouping and "
+            "decimal commas as the text writes them",
+            "no value (the rule says why): `several-values` (`12 or 15`, `5, 7`), `range`, "
+            "`clock-time`, `not-a-plain-number` (`3\\sqrt{2}`, `2π`), `ambiguous-separator` "
+            "(`1.500` in a German text that does not decide), `cycle` (answers in a row "
+            "naming different values), `hedged` (`Or maybe 36?` after it), `empty-answer`, "
+            "`answer-not-a-number`",
+            "`answer-first`: no prefix, a first line that is a bare number and its explanation",
+            "`last-statement`: no prefix, the final sentence with a number (asides and "
+            "questions skipped), its last result; `cut-off` when the text stops mid-computation",
+            "value: the number as a short exact string (`29.00` -> `29`, `3/8` -> `0.375`)",
+            "`not-found`: no number",
+        ]
+
+
+def read_answer(text: str, start: int, end: int) -> Extraction:
+    """The answer value of ``text[start:end]`` (an answer region), as an `Extraction` whose
+    span indexes ``text``."""
+    low = lowered(text)
+    prefix = last_prefix(low, start, end)
+    convention = Convention(text, start, end, prefix.decimal_comma if prefix else None)
+    if prefix is not None:
+        return _from_prefix(text, low, start, end, prefix, convention)
+    first = _bare_first_line(text, start, end, convention)
+    if first is not None:
+        return first
+    return _final_statement(text, start, end, convention)
+
+
+def _from_prefix(
+    text: str, low: str, start: int, end: int, prefix: AnswerPrefix, convention: Convention
+) -> Extraction:
+    bounds = prefix_statement(text, prefix, end)
+    reading = _read(text, bounds, convention, "first")
+    if reading is NO_NUMBER or (
+        reading.value is not None and _echoed(text, start, bounds, reading)
+    ):
+        if not any(c.isdigit() for c in text[bounds.end : end]):
+            empty = not text[bounds.start : bounds.end].strip(" \t\n*_$.")
+            return Extraction(None, "empty-answer" if empty else "answer-not-a-number", None)
+        return _final_statement(text, bounds.end, end, convention)
+    span = (reading.start, reading.end)
+    if reading.value is None:
+        return Extraction(None, reading.rule or "not-found", span)
+    problem = _run_problem(text, low, start, prefix, reading.value, convention)
+    if problem is None and _HEDGE.search(text, bounds.end, end):
+        problem = "hedged"
+    if problem is not None:
+        return Extraction(None, problem, span)
+    return Extraction(format_number(reading.value), _RULES.get(prefix.kind, "answer-line"), span)
+
+
+def _read(text: str, bounds: Bounds, convention: Convention, pick: str) -> Reading:
+    """`read_statement` on ``text[bounds]``, its offsets moved into ``text``."""
+    statement, offsets = without_annotations(text[bounds.start : bounds.end])
+    reading = read_statement(statement, convention, "first" if pick == "first" else "last")
+    if reading is NO_NUMBER:
+        return reading
+    a, b = offsets.span(reading.start, reading.end) if reading.end > reading.start else (0, 0)
+    return Reading(reading.value, reading.rule, bounds.start + a, bounds.start + b)
+
+
+def _echoed(text: str, start: int, bounds: Bounds, reading: Reading) -> bool:
+    """An answer prefix opening the region and followed by reasoning echoes the prompt
+    (``Answer: Let's think step by step. Roger has 5 balls ...``): its statement is no answer."""
+    if (
+        text[start : bounds.start].count("\n")
+        or len(text[bounds.start : reading.start].split()) < 3
+    ):
+        return False
+    return any(c.isdigit() for c in text[bounds.end : bounds.end + 2000])
+
+
+def _run_problem(
+    text: str, low: str, start: int, last: AnswerPrefix, value: Fraction, convention: Convention
+) -> str | None:
+    """``several-values`` when an answer statement just before the last one, on its line,
+    names another value; ``cycle`` when three or more in a row end on a change of value."""
+    values = [value]
+    later = last
+    # statements in a row repeat their prefix: no earlier copy close by, no run (the common case)
+    if low.find(low[last.start : last.end].strip(), max(start, last.start - 400), last.start) < 0:
+        return None
+    for _ in range(_RUN_LOOKBACK):
+        # an earlier statement of the run ends in a number shortly before this prefix
+        digit = _LAST_DIGIT.match(text, max(start, later.start - 3 * _RUN_GAP), later.start)
+        if digit is None or len(text[digit.end() : later.start].strip()) > _RUN_GAP:
+            break
+        before = last_prefix(low, max(start, digit.end() - _STATEMENT_REACH), digit.end())
+        if before is None:
+            break
+        earlier = prefix_statement(text, before, later.start)
+        gap = text[earlier.end : later.start]
+        if len(gap.strip()) > _RUN_GAP or any(c.isdigit() for c in gap):
+            break
+        reading = _read(text, earlier, convention, "first")
+        if reading.value is None:
+            break
+        if len(values) == 1 and not _SENTENCE_BREAK.search(gap) and reading.value != value:
+            return "several-values"
+        values.append(reading.value)
+        later = before
+    if len(values) >= 3 and values[0] != values[1]:
+        return "cycle"
+    return None
+
+
+def _bare_first_line(text: str, start: int, end: int, convention: Convention) -> Extraction | None:
+    """``18\\n\\nExplanation: ...``: a first line that is one number, then more lines."""
+    m = _BARE_FIRST_LINE.match(text, start, end)
+    if m is None or not m.group().endswith("\n") or not text[m.end() : end].strip():
+        return None
+    if _BARE_FIRST_LINE.match(
+        text, m.end() + len(text[m.end() : end]) - len(text[m.end() : end].lstrip())
+    ):
+        return None  # a column of numbers, not an answer and its explanation
+    reading = _read(text, Bounds(start, m.end()), convention, "first")
+    if reading.value is None:
+        return None
+    return Extraction(format_number(reading.value), "answer-first", (reading.start, reading.end))
+
+
+_BARE_LINES = re.compile(
+    r"(?:\A|\n)[ \t*_]*([-+−]?[\d.,/]+)[ \t*_.]*\n\s*([-+−]?[\d.,/]+)[ \t*_.]*\n\s*"
+    r"([-+−]?[\d.,/]+)[ \t*_.]*\Z"
+)
+
+
+def _cycling_lines(text: str, start: int, end: int) -> bool:
+    """The output ends in three or more lines of bare numbers, changing at the end (``5``,
+    ``6``, ``7``): a cycle, not an answer."""
+    tail = text[max(start, end - 200) : end].rstrip()
+    m = _BARE_LINES.search(tail)
+    return m is not None and m.group(2) != m.group(3)
+
+
+def _final_statement(text: str, start: int, end: int, convention: Convention) -> Extraction:
+    """The value of the last sentence with a number (asides skipped), or why there is none."""
+    region, _ = without_annotations(text[start:end].rstrip())
+    if _CUT_OFF.search(region[-40:]):
+        return Extraction(None, "cut-off", None)
+    if _DEPENDS.search(text, start, end):
+        return Extraction(None, "hedged", None)
+    if _cycling_lines(text, start, end):
+        return Extraction(None, "cycle", None)
+    sentence = final_sentence(text, start, end)
+    if sentence is None:
+        return Extraction(None, "not-found", None)
+    if text[sentence.end : sentence.end + 1] == "?" or _ALTERNATIVE_OPENING.match(
+        text, sentence.start, sentence.end
+    ):
+        return Extraction(None, "hedged", None)  # "Is it 12?", "Maybe 12? Or 15."
+    reading = _read(text, sentence, convention, "last")
+    if reading is NO_NUMBER:
+        return Extraction(None, "not-found", None)
+    span = (reading.start, reading.end)
+    if reading.value is None:
+        return Extraction(None, reading.rule or "not-found", span)
+    return Extraction(format_number(reading.value), "last-statement", span)
