@@ -43,12 +43,15 @@ demo: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python benchmarks/scan.py
 	$(BIN)/python benchmarks/hostile.py
+	$(BIN)/python benchmarks/ratios.py
 	$(BIN)/python benchmarks/run.py
 
 bench-full: $(STAMP)
 	$(BIN)/python benchmarks/scan.py
 	$(BIN)/python benchmarks/hostile.py
+	$(BIN)/python benchmarks/ratios.py
 	$(BIN)/python benchmarks/run.py --full
+	$(BIN)/python benchmarks/ray_engine.py --rows 10000000
 
 # The property tests with 100,000 examples per function (the default run uses 100).
 fuzz: $(STAMP)

@@ -50,8 +50,8 @@ ROOT = Path(__file__).resolve().parents[1]
 LABELS = ROOT / "tests" / "labels"
 REAL = ROOT.parent / "shared" / "data" / "real"
 SPLITS = ("dev", "test")
-FREEFORM_PRESETS = ("freeform/v1", "freeform/v2", "freeform/v3")
-MATCHERS = ("v1", "v2", "v3")
+FREEFORM_PRESETS = ("freeform/v1", "freeform/v2", "freeform/v3", "freeform/v4")
+MATCHERS = ("v1", "v2", "v3", "v4")
 
 
 def split_of(key: str) -> str:

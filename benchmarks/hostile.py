@@ -3,7 +3,8 @@
     python benchmarks/hostile.py [--json FILE] [--timeout 60] [--preset NAME ...] [--shape NAME ...]
 
 Each shape is built at 1/64, 1/16, 1/4 and 1 MB (UTF-8 bytes; MB = 2**20). Each measurement is
-the best of 3 runs in a forked child that is killed after ``--timeout`` seconds. Reported per
+the best of 3 runs (CPU seconds) in a forked child that is killed after ``--timeout`` seconds
+(wall time). Reported per
 preset and shape: seconds per MB at 1 MB, and ``ratio`` = time(1 MB) / time(0.25 MB), which is ~4
 for linear work. Flagged superlinear: a 4x larger size took more than 8x as long (above 0.02 s),
 or the size that timed out ran far past 4x the size before it. Target: < 0.2 s/MB everywhere. Exit code 1 when a
@@ -70,6 +71,38 @@ SHAPES: dict[str, Callable[[int], str]] = {
     "json5-comment": lambda n: repeat_to("{/*", n),
     # One object the tolerant reader reads to the end: a token every character.
     "json5-array": lambda n: "{a:[" + repeat_to("1,", n - 4),
+    # Floods of valid-looking numeric answers: numbers on one line and one per line, answer
+    # lines (the same value, and two values cycling), boxes, sums, numbers whose separators
+    # need the text's convention, LaTeX fractions, and a prompt echoed over and over.
+    "numbers": lambda n: repeat_to("12 ", n),
+    "number-lines": lambda n: repeat_to("7\n", n),
+    "answer-lines": lambda n: repeat_to("The answer is 5.\n", n),
+    "answer-cycle": lambda n: repeat_to("The answer is 3.\nThe answer is 4.\n", n),
+    "boxes": lambda n: repeat_to("\\boxed{5} ", n),
+    "sums": lambda n: repeat_to("3 + 4 = 7, ", n),
+    "separators": lambda n: repeat_to("Antwort: 1.500 und 2,500 ", n),
+    "latex-fractions": lambda n: repeat_to("\\frac{1}{2} ", n),
+    "prompt-echo": lambda n: repeat_to(
+        "Question: What is 6 × 7?\nAnswer: Let's think step by step.\n", n
+    ),
+    # Floods of valid-looking multiple-choice answers: a letter per line, the options' letters
+    # cycling one per line, an answer line repeated, answer lines cycling, a prompt echoed.
+    "letter-lines": lambda n: repeat_to("B\n", n),
+    "option-lines": lambda n: repeat_to("a\nb\nc\nd\n", n),
+    "choice-answer-lines": lambda n: repeat_to("Answer: B\n", n),
+    "choice-answer-cycle": lambda n: repeat_to("The answer is (A).\nThe answer is (B).\n", n),
+    "choice-prompt-echo": lambda n: repeat_to(
+        "Question: Which gas is most of the air?\nA. Oxygen\nB. Nitrogen\nC. Argon\nD. Neon\n"
+        "Answer:",
+        n,
+    ),
+    # The matchers' truth "8" mentioned in every clause and never asserted (negated, one side
+    # of an alternative: each mention is read), a reasoning block never closed (freeform/v4
+    # reads it as the answer), and the chat roles freeform/v4 added, over and over.
+    "mentions-negated": lambda n: repeat_to("not 8, ", n),
+    "mentions-or": lambda n: repeat_to("8 or 9 ", n),
+    "open-trace": lambda n: "<think>" + repeat_to("hmm, maybe 8? no wait\n", n - 7),
+    "more-roles": lambda n: repeat_to("ok\nH: hi\nStudent: x\n用户：y\n", n),
 }
 OPTIONS = ["paris", "rome", "berlin", "madrid"]
 
@@ -90,11 +123,13 @@ def workloads() -> dict[str, Callable[[str], object]]:
 
 
 def best_time(fn: Callable[[str], object], text: str, repeats: int = REPEATS) -> float:
+    """The best of ``repeats`` runs, in CPU seconds of this process: on a shared machine
+    (other processes wanting the same cores) wall time would time them too."""
     best = float("inf")
     for _ in range(repeats):
-        started = time.perf_counter()
+        started = time.process_time()
         fn(text)
-        best = min(best, time.perf_counter() - started)
+        best = min(best, time.process_time() - started)
     return best
 
 

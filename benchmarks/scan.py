@@ -2,13 +2,14 @@
 
     python benchmarks/scan.py [--limit 0.5] [--report 0.2]
 
-Each text is a trigger ("", "answer", "answer: ", "回答", "\\boxed{", ...) followed by 40
-repeats of a one- or two-piece unit built from markdown, LaTeX, brackets, quotes, spaces,
-option words and digits, then an "x" (so no answer follows and a regex must give up). Every
-built-in preset and matcher runs on each text with a time limit of ``--limit`` seconds; calls
-slower than ``--report`` seconds are printed. A short text that takes long means a pattern
-backtracks exponentially; `hostile.py` then measures the shape at full size. Exit code 1 when
-any call was that slow and ``--strict`` is given.
+Each text is a trigger ("", "answer", "answer: ", "回答", "\\boxed{", "Antwort: ", ...) followed
+by 40 repeats of a one- or two-piece unit built from markdown, LaTeX, brackets, quotes, spaces,
+option words, digits and fractions, then an "x" (so no answer follows and a regex must give
+up). Every built-in preset and matcher runs on each text with a time limit of ``--limit``
+seconds; calls slower than ``--report`` seconds are printed. Then `choice_ratios.py` prints
+choice/v5's throughput against one compiled ``Answer:`` regex (``--no-ratios`` skips it). A short text that takes long means
+a pattern backtracks exponentially; `hostile.py` then measures the shape at full size. Exit
+code 1 when any call was that slow and ``--strict`` is given.
 """
 
 from __future__ import annotations
@@ -20,13 +21,16 @@ import sys
 import time
 from collections.abc import Callable
 
+import choice_ratios  # beside this script (benchmarks/ is not a package)
+
 from answer_audit import extract, is_correct, list_parsers
 
 PIECES = ("$", "*", "_", '"', "“", "(", ")", "[", "\\boxed{", "{", "}", "\n", " ", "\t", "is ",
           "option ", "**", "1", ",", ".", "-", "#", ">", ":", "：", "）", "（", "</think>",
-          "q:", "user:", "a", "b ", "x", "は", "、", "e", "%", "/", "^", "=", "\\", "&")  # fmt: skip
+          "q:", "user:", "a", "b ", "x", "は", "、", "e", "%", "/", "^", "=", "\\", "&", "½",
+          "\\frac{", "×")  # fmt: skip
 TRIGGERS = ("", "answer", "answer: ", "Answer:", "回答", "the answer is ", "#### ", "\\boxed{",
-            "final answer: ")  # fmt: skip
+            "final answer: ", "Final Answer: The final answer is $", "Antwort: ")  # fmt: skip
 REPEATS = 40
 
 
@@ -43,8 +47,9 @@ def jobs() -> list[tuple[str, Callable[[str], object]]]:
         (name, lambda text, name=name: extract(text, name)) for name in list_parsers()
     ]
     found += [(f"is_correct/{n}", lambda text, n=n: is_correct(text, "8", n))
-              for n in ("v1", "v2", "v3", "numeric")]  # fmt: skip
+              for n in ("v1", "v2", "v3", "v4", "numeric")]  # fmt: skip
     found.append(("is_correct/v3 (word)", lambda text: is_correct(text, "Paris", "v3")))
+    found.append(("is_correct/v4 (word)", lambda text: is_correct(text, "Paris", "v4")))
     return found
 
 
@@ -53,6 +58,9 @@ def main() -> int:
     parser.add_argument("--limit", type=float, default=0.5, help="seconds before a call is cut")
     parser.add_argument("--report", type=float, default=0.2, help="print calls slower than this")
     parser.add_argument("--strict", action="store_true", help="exit 1 when a call was slow")
+    parser.add_argument(
+        "--no-ratios", action="store_true", help="skip choice_ratios.py (choice/v5's speed ratio)"
+    )
     args = parser.parse_args()
     signal.signal(signal.SIGALRM, _alarm)
     slow, calls, started = 0, 0, time.monotonic()
@@ -78,7 +86,8 @@ def main() -> int:
     took = time.monotonic() - started
     print(f"{calls:,} calls on {len(TRIGGERS) * len(PIECES) ** 2:,} texts in {took:.0f} s: "
           f"{slow} slower than {args.report} s")  # fmt: skip
-    return 1 if slow and args.strict else 0
+    missed = 0 if args.no_ratios else choice_ratios.main(["--strict"] if args.strict else [])
+    return 1 if (slow or missed) and args.strict else 0
 
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from pathlib import Path
 
 import polars as pl
 import pytest
@@ -128,3 +129,21 @@ def test_numpy_integers_are_integers() -> None:
 
 def test_empty_choices_mean_the_presets_own() -> None:
     assert aa.extract("Answer: c", "choice/v3", choices="").value == "c"
+
+
+def test_a_streamed_table_without_a_stored_parse_audits_as_on_the_command_line(
+    tmp_path: Path,
+) -> None:
+    # the newcomer's example: raw, truth and label mapped, no parsed column, default schemes
+    FREE.drop("parsed").write_parquet(tmp_path / "runs.parquet")
+    streamed = aa.stream_files([tmp_path / "runs.parquet"],
+                               aa.ColumnMap(raw="raw", truth="truth", label="label"))  # fmt: skip
+    assert streamed is not None
+    try:
+        result = aa.audit(streamed.rows)
+    finally:
+        streamed.rows.close()
+    assert [s.name for s in result.schemes] == ["parse_only", "parse_norm", "parse_v3"]
+    assert result.notes == (
+        "scheme norm_only skipped: it rescores the stored parse, and no --parsed column was given",
+    )

@@ -128,3 +128,23 @@ def test_every_field_has_a_docstring() -> None:
                     and isinstance(after.value.value, str)
                 )
                 assert documented, f"{cls.__name__}.{node.target.id} has no docstring"
+
+
+@pytest.mark.parametrize("length", [10, 300, 301, 387, 500, 501, 5000])
+def test_a_flip_example_never_drops_the_end_of_its_raw_output(length: int) -> None:
+    # An output of 301-500 characters showed only its first 300: the end, where the answer
+    # usually is, was lost without a mark.
+    import polars as pl
+
+    from answer_audit.analysis.audit_examples import flip_example
+    from answer_audit.analysis.audit_settings import AuditSettings
+
+    raw = ("x" * (length - 7) + " Answer")[-length:]
+    one = pl.DataFrame({"id": ["r1"], "raw": [raw], "truth": ["Answer"]})
+    label = {"span_start": None, "span_end": None, "correct": True, "rule": "r"}
+    example = flip_example("s", one, label, "Answer", False, AuditSettings())
+    shown = example.raw_head + example.raw_tail
+    assert raw.endswith(shown[-7:]) and shown.endswith(raw[-7:])
+    assert example.raw_tail == "" or example.raw_head == raw[: len(example.raw_head)]
+    if length <= 500:
+        assert example.raw_head == raw

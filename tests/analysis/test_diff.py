@@ -191,4 +191,5 @@ def test_to_dict_is_plain_json() -> None:
     d = diff_labelings(frame(), "choice/v1", "choice/v3")
     data = json.loads(json.dumps(d.to_dict()))
     assert list(data) == ["a", "b", "family", "align", "n", "agreement", "confusion", "accuracy",
-                          "groups", "rule_pairs", "disagreements", "notes", "conclusions"]  # fmt: skip
+                          "groups", "rule_pairs", "disagreements", "notes", "conclusions",
+                          "value_changes"]  # fmt: skip

@@ -54,6 +54,8 @@ RESCORE_SHAPE = {
     "confusion": {"labels": None, "matrix": None},
     "notes": None,
     "conclusions": None,
+    "value_changes": {"changed": None, "pairs": None, "top": [{"before": None, "after": None,
+                                                               "n": None}]},
 }  # fmt: skip
 ACCURACY = {"n": None, "a": None, "b": None, "delta": None, "a_only_correct": None,
             "b_only_correct": None, "mcnemar_p": None}  # fmt: skip
@@ -70,6 +72,8 @@ DIFF_SHAPE = {
     "disagreements": [{"id": None, "truth": None, "a": SIDE, "b": SIDE}],
     "notes": None,
     "conclusions": None,
+    "value_changes": {"changed": None, "pairs": None, "top": [{"before": None, "after": None,
+                                                               "n": None}]},
 }  # fmt: skip
 
 

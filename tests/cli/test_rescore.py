@@ -33,7 +33,8 @@ def test_rescore_writes_rows_json_and_markdown(tmp_path: Path) -> None:
     assert code == 0, stdout
     data = json.loads(metrics.read_text(encoding="utf-8"))
     assert list(data) == ["parser", "family", "normalizer", "settings", "coverage", "overall",
-                          "groups", "incidence", "confusion", "notes", "conclusions"]  # fmt: skip
+                          "groups", "incidence", "confusion", "notes", "conclusions",
+                          "value_changes"]  # fmt: skip
     assert data["parser"] == "json/isup_grade"
     assert data["overall"]["rescored"]["accuracy"] == pytest.approx(4 / 14)
     assert data["overall"]["stored"]["accuracy"] == pytest.approx(5 / 14)

@@ -1,11 +1,13 @@
 """Record what every built-in parser preset extracts from the golden inputs.
 
-    python tests/golden/record.py [--force]
+    python tests/golden/record.py [--force] [--preset NAME ...]
 
 Writes ``expected.jsonl`` next to this file: one line per (input id, preset) with the
 extraction's value, rule and span, sorted by id then preset. Built-in presets are frozen, so
 records already in the file are never changed or dropped without ``--force``; records for new
-presets (and for new inputs) are added. ``tests/test_golden.py`` checks the package against
+presets (and for new inputs) are added. ``--preset`` records only the presets named (the
+records of the others are left as they are), so a new preset can be recorded while others are
+still being written. ``tests/test_golden.py`` checks the package against
 the file and imports its helpers from here, so the record format lives in one place.
 """
 
@@ -101,10 +103,22 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="rewrite records of frozen presets (only for a deliberate change)",
     )
+    parser.add_argument(
+        "--preset",
+        nargs="+",
+        metavar="NAME",
+        help="record only these presets (default: every built-in preset)",
+    )
     args = parser.parse_args(argv)
 
-    old = load_records()
-    new = record_all(load_inputs(), list_parsers())
+    chosen = args.preset or list_parsers()
+    unknown = sorted(set(chosen) - set(list_parsers()))
+    if unknown:
+        print(f"not built-in presets: {', '.join(unknown)}", file=sys.stderr)
+        return 1
+    every = load_records()
+    old = {k: r for k, r in every.items() if k[1] in chosen or not args.preset}
+    new = record_all(load_inputs(), chosen)
     added = sorted(k for k in new if k not in old)
     kept = sorted(k for k in new if k in old and old[k] == new[k])
     changed = sorted(k for k in new if k in old and old[k] != new[k])
@@ -124,7 +138,9 @@ def main(argv: list[str] | None = None) -> int:
         return 1
 
     if added or changed or dropped or not EXPECTED_PATH.exists():
-        lines = [dump_line(new[key]) for key in sorted(new)]
+        others = {k: r for k, r in every.items() if k not in old}  # presets not chosen
+        merged = {**others, **new}
+        lines = [dump_line(merged[key]) for key in sorted(merged)]
         EXPECTED_PATH.write_text("\n".join(lines) + "\n", encoding="utf-8")
     per_preset = Counter(p for _, p in added)
     detail = ", ".join(f"{p}: {n}" for p, n in sorted(per_preset.items()))

@@ -72,8 +72,14 @@ def test_new_presets_beat_every_older_preset_on_every_split(split: str) -> None:
         best = "freeform/v3:v3" if freeform else "choice/v4"
         # choice/v5 was built on a broader corpus (tests/parsers/test_choice_v5.py); here it
         # must match choice/v4, which is 100% on these dev rows
-        newer = ("choice/v5",)
-        if preset not in (best, *newer, accuracy.SECOND_LABELLER, accuracy.FIRST_LABELLER):
+        # freeform/v4 with the v4 matcher too (built on the broad corpus; tests/parsers/
+        # test_freeform_v4.py, tests/matching/test_v4.py); its pairings with older parts or
+        # matchers are compared with neither
+        newer = ("choice/v5", "freeform/v4:v4")
+        mixed = preset.startswith("freeform/v4") or preset.endswith(":v4")
+        if preset not in (best, *newer, accuracy.SECOND_LABELLER, accuracy.FIRST_LABELLER) and (
+            not mixed
+        ):
             assert table[(best, dataset, split)] > rate, f"{preset} >= {best} on {dataset} {split}"
         if preset in newer:
             assert rate >= table[(best, dataset, split)], f"{preset} < {best} on {dataset} {split}"

@@ -1,6 +1,6 @@
 """Worker processes give exactly the serial results, in order."""
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import polars as pl
@@ -71,12 +71,71 @@ def test_cli_workers_flag_gives_the_same_report(tiny_threshold: None, tmp_path: 
     assert strip(reports[0]) == strip(reports[1])
 
 
-def test_workers_resolve_to_the_cores_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
-    assert parallel.resolve_workers(0) == min(parallel.available_cores(), 8) >= 1
+def test_workers_resolve_to_the_cores_the_memory_holds(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert parallel.resolve_workers(0) == parallel.default_workers() >= 1
     assert parallel.resolve_workers(3) == 3
-    monkeypatch.setattr(parallel, "available_cores", lambda: 64)
-    assert parallel.resolve_workers(0) == parallel.MAX_AUTO_WORKERS == 8
-    assert parallel.resolve_workers(16) == 16  # asked for explicitly
+    assert parallel.resolve_workers(16) == 16  # asked for explicitly: no bound
+    gib = 2**30
+    per = parallel.WORKER_MEMORY_BYTES
+    assert parallel.default_workers(cores=64, memory=100 * gib) == 64  # no fixed cap
+    assert parallel.default_workers(cores=64, memory=10 * per) == 5  # half the free memory
+    assert parallel.default_workers(cores=4, memory=per) == 1  # at least one
+    monkeypatch.setattr(parallel, "available_memory", lambda: None)
+    assert parallel.default_workers(cores=12) == 12  # memory unknown: the cores decide
+
+
+def test_a_container_limit_bounds_the_free_memory(tmp_path: Path) -> None:
+    (tmp_path / "memory.max").write_text("1000\n")
+    (tmp_path / "memory.current").write_text("400\n")
+    assert parallel._cgroup_room(tmp_path) == 600
+    (tmp_path / "memory.max").write_text("max\n")
+    assert parallel._cgroup_room(tmp_path) is None
+    assert parallel._cgroup_room(tmp_path / "missing") is None
+    found = parallel.available_memory()
+    assert found is None or found > 0
+
+
+def _polars_threads(_: object) -> int:
+    import polars
+
+    return polars.thread_pool_size()
+
+
+def test_map_ordered_keeps_order_and_gives_workers_one_polars_thread() -> None:
+    items = iter(range(7))  # read lazily
+    assert list(parallel.map_ordered(_double_one, items, 2)) == [2 * i for i in range(7)]
+    assert list(parallel.map_ordered(_double_one, range(3), 1)) == [0, 2, 4]  # here, no pool
+    assert set(parallel.map_ordered(_polars_threads, range(4), 2)) == {1}
+    assert len(parallel.worker_pids()) >= 2
+
+
+def _double_one(item: int) -> int:
+    return 2 * item
+
+
+def test_map_ordered_reads_at_most_ahead_items_before_yielding() -> None:
+    read: list[int] = []
+
+    def items() -> Iterator[int]:
+        for i in range(10):
+            read.append(i)
+            yield i
+
+    found = parallel.map_ordered(_double_one, items(), 2, ahead=3)
+    assert next(found) == 0
+    assert len(read) == 3
+    assert list(found) == [2 * i for i in range(1, 10)]
+
+
+def _fail_on_three(item: int) -> int:
+    if item == 3:
+        raise ValueError("three")
+    return item
+
+
+def test_a_failed_item_stops_map_ordered_with_its_error() -> None:
+    with pytest.raises(ValueError, match="three"):
+        list(parallel.map_ordered(_fail_on_three, range(8), 2))
 
 
 def test_rescore_and_diff_with_workers_give_the_same_results(tiny_threshold: None) -> None:

@@ -288,3 +288,24 @@ def test_an_input_changed_while_read_is_one_clear_error(tmp_path: Path, name: st
                        "was an input changed while it was read"):  # fmt: skip
         streamed.rows.slice(10, 5)
     streamed.rows.close()
+
+
+@pytest.mark.parametrize("name", ["c.jsonl", "c.csv"])
+def test_choice_options_stream_like_the_whole_read(tmp_path: Path, name: str) -> None:
+    lines = [
+        {"out": "The answer is Lyon.", "gold": "b", "ok": True, "opts": ["Paris", "Lyon"]},
+        {"out": "B", "gold": "b", "ok": True, "opts": '["x", "y"]'},
+        {"out": "no idea", "gold": "a", "ok": False, "opts": None},
+    ]
+    path = tmp_path / name
+    if name.endswith(".jsonl"):
+        path.write_text("".join(json.dumps(r) + "\n" for r in lines), encoding="utf-8")
+    else:
+        frame = pl.DataFrame([{**r, "opts": json.dumps(r["opts"])} for r in lines])
+        frame.write_csv(path)
+    cmap = ColumnMap(raw="out", truth="gold", label="ok", choices="opts")
+    whole = load_files([path], cmap).frame
+    rows = _streamed([path], cmap).rows
+    assert rows.slice(0, 3).equals(whole)
+    settings = AuditSettings(kind="choice", n_boot=20)
+    assert audit(rows, settings=settings).to_dict() == audit(whole, settings=settings).to_dict()

@@ -15,14 +15,20 @@ each in its own module:
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import polars as pl
 
 from answer_audit.analysis.audit_compare import Comparisons, compare, scored_table
 from answer_audit.analysis.audit_conclusions import SliceOutcomes
-from answer_audit.analysis.audit_examples import collect_examples
-from answer_audit.analysis.audit_labels import SliceLabels, label_slices, plan_audit
+from answer_audit.analysis.audit_inputs import (
+    audit_input_notes,
+    check_stored_schemes,
+    runnable_schemes,
+)
+from answer_audit.analysis.audit_labels import AuditPlan, SliceLabels, plan_audit
+from answer_audit.analysis.audit_partials import AuditPartial, label_partial, merge_partials
 from answer_audit.analysis.audit_result import (
     AuditResult,
     Consistency,
@@ -39,6 +45,8 @@ from answer_audit.analysis.audit_result import (
     ThinkArtifacts,
 )
 from answer_audit.analysis.audit_settings import AuditSettings
+from answer_audit.analysis.audit_totals import result_of
+from answer_audit.analysis.audit_workers import partials_in_workers, slice_rows
 from answer_audit.analysis.conclusions_results import STORED
 from answer_audit.analysis.conclusions_section import ConclusionsSection, rematched_name
 from answer_audit.analysis.markers import snippet
@@ -51,7 +59,7 @@ from answer_audit.schemes.apply import (
     label_column,
 )
 from answer_audit.schemes.kinds import KINDS
-from answer_audit.schemes.labels import outside_choices, with_choices
+from answer_audit.schemes.labels import with_choices
 from answer_audit.table.canonical import in_memory_table
 from answer_audit.table.lazy import InMemoryRows, Rows, StreamedRows
 from answer_audit.text.vocabulary import BLOCK_MARKERS, ROLE_MARKERS
@@ -75,6 +83,7 @@ __all__ = [
     "SkippedRows",
     "ThinkArtifacts",
     "audit",
+    "runnable_schemes",
     "snippet",
 ]
 
@@ -100,6 +109,11 @@ def audit(
     that many processes (`answer_audit.schemes.parallel`; a script doing so needs an
     ``if __name__ == "__main__":`` guard); the numbers are the same.
 
+    ``schemes`` None runs the kind's default schemes, but those that rescore the stored parse
+    when the table has none (each left out with a note: `runnable_schemes`); a scheme given
+    here that needs it raises ValueError. The notes also say when the truths or the results
+    look like the wrong column or kind (`answer_audit.analysis.input_notes`).
+
     >>> import polars as pl
     >>> t = pl.DataFrame({"id": ["1"], "raw": ["Paris.\\nUSER: hi"], "parsed": ["Paris."],
     ...                   "label": [True], "truth": ["Paris"]})
@@ -107,44 +121,54 @@ def audit(
     0
     """
     settings = _checked_settings(settings)
-    schemes = _checked_schemes(schemes) if schemes is not None else default_schemes(settings.kind)
     presets = _with_choices(presets, settings)
     rows = _as_rows(frame, settings)
+    skipped: list[str] = []
+    if schemes is None:  # the kind's defaults, but those the table cannot run (noted)
+        schemes, skipped = runnable_schemes(default_schemes(settings.kind), rows.columns)
+    else:
+        schemes = _checked_schemes(schemes)
     _check_inputs(rows, schemes, settings, presets)
+    check_stored_schemes(schemes, rows.columns)
     say = progress or _silent
-    small = rows.small  # every row, the columns but the texts
-    has_truth = _has_truth(small["truth"], settings)
     plan = plan_audit(rows.columns, schemes, settings, presets, workers)
-    outcomes = _slice_outcomes(settings, schemes)
-    labels = label_slices(rows, plan, has_truth, settings, presets, workers, say, CHUNK_ROWS,
-                          outcomes.add if outcomes is not None else None)  # fmt: skip
-    say("comparing with the stored labels")
-    stored = _stored_labels(small, labels)
-    scored = _scored(has_truth, stored, rows.height)
-    table, compared = _compare_all(small, stored, scored, labels, schemes, settings)
-    say("collecting examples")
-    return AuditResult(
-        settings=settings,
-        coverage=_coverage(
-            rows.height, has_truth, stored, _groups(table, settings), source_coverage
-        ),
-        consistency=_consistency(labels, small, scored, table),
-        schemes=compared.summaries,
-        cells=compared.cells,
-        markers=labels.markers,
-        think=labels.think,
-        rules=compared.rules,
-        examples=collect_examples(
-            rows, stored, labels.by_scheme, scored, compared.flipped, schemes, settings, presets
-        ),
-        notes=tuple(
-            outside_choices(small["truth"].filter(scored), schemes, presets)
-            if KINDS[settings.kind].default_choices is not None
-            else ()
-        ),
-        conclusions=_conclusions(outcomes, "label" in rows.columns, say),
-        recorded_labels="label" in rows.columns,
-    )
+    merged = _label_partials(rows, plan, settings, presets, workers, say)
+    result = result_of(merged, schemes, settings, recorded_labels="label" in rows.columns,
+                       source_coverage=source_coverage, presets=presets, say=say)  # fmt: skip
+    return result.with_notes(*skipped, *audit_input_notes(result, rows.small["truth"]))
+
+
+def _label_partials(
+    rows: Rows,
+    plan: AuditPlan,
+    settings: AuditSettings,
+    presets: Mapping[str, Parser] | None,
+    workers: int,
+    say: Callable[[str], None],
+) -> AuditPartial:
+    """Every slice of `CHUNK_ROWS` rows labelled into a partial, merged as they come (the
+    merge a cluster engine runs over its partitions: one code path). With several workers and
+    several slices, the slices are labelled in the workers (`audit_workers`)."""
+    if workers > 1 and rows.height > slice_rows(CHUNK_ROWS, workers):
+        return partials_in_workers(rows, plan, settings, presets, workers, CHUNK_ROWS, say)
+    merged: AuditPartial | None = None
+    names = ", ".join(s.name for s in plan.schemes)
+    with ThreadPoolExecutor(max_workers=max(len(plan.batches), 1)) as threads:
+        for start in range(0, max(rows.height, 1), CHUNK_ROWS):
+            end = min(start + CHUNK_ROWS, rows.height)
+            where = (
+                f" (rows {start:,}-{end:,} of {rows.height:,})" if rows.height > CHUNK_ROWS else ""
+            )
+            say(f"reading rows{where}")
+            chunk = rows.slice(start, CHUNK_ROWS)
+            say(f"scoring {names}{where}")
+            part = label_partial(chunk, plan, settings, presets, workers, threads)
+            merged = (
+                part if merged is None else merge_partials([merged, part], settings.max_examples)
+            )
+            del chunk
+    assert merged is not None
+    return merged
 
 
 def _silent(message: str) -> None:

@@ -86,7 +86,8 @@ def flip_example(
         rule=label["rule"],
         span=span,
         raw=raw,
-        raw_head=raw[:SNIPPET_HEAD],
+        # A text that fits in head + tail is shown whole: cutting it at the head lost its end
+        raw_head=raw if len(raw) <= SNIPPET_HEAD + SNIPPET_TAIL else raw[:SNIPPET_HEAD],
         raw_tail=raw[-SNIPPET_TAIL:] if len(raw) > SNIPPET_HEAD + SNIPPET_TAIL else "",
         raw_chars=len(raw),
         stored_parse=snippet(row.get("parsed")),

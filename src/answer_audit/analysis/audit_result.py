@@ -262,7 +262,7 @@ class FlipExample(JsonRecord):
     raw: str
     """The whole raw output."""
     raw_head: str
-    """Its first characters."""
+    """The whole output when it fits in head and tail, else its first characters."""
     raw_tail: str
     """Its last characters when it is too long to show whole, else empty."""
     raw_chars: int

@@ -30,7 +30,8 @@ from answer_audit.analysis.diff_result import (
     PairedAccuracy,
     RulePair,
 )
-from answer_audit.analysis.incidence import confusion, value_label
+from answer_audit.analysis.incidence import value_comparison, value_label
+from answer_audit.analysis.input_notes import input_notes
 from answer_audit.analysis.stats import check_bootstrap, mcnemar_paired
 from answer_audit.extraction import Span
 from answer_audit.parsers import Parser
@@ -154,18 +155,29 @@ def diff_labelings(
             for x, y in zip(la.values, lb.values, strict=True)]  # fmt: skip
     rows = [i for i, agree in enumerate(same) if not agree]
     everything = list(range(frame.height))
+    accuracy = _accuracy(la, lb, everything)
+    matrix, changes = value_comparison(kind, la.values, lb.values, normalizer)
+    notes = _truth_notes(frame, other) if frame_b is not None else []
     return DiffResult(
         a=la.name, b=lb.name, family=kind, align=align, n=frame.height,
-        agreement=_agreement(la, lb, same, everything),
-        confusion=confusion(la.values, lb.values) if KINDS[kind].closed_values else None,
-        accuracy=_accuracy(la, lb, everything),
+        agreement=_agreement(la, lb, same, everything), confusion=matrix, accuracy=accuracy,
         groups=_groups(frame, group_by, la, lb, same),
         rule_pairs=_rule_pairs(la, lb, rows),
         disagreements=tuple(_disagreement(i, frame, other, la, lb, context) for i in rows),
-        notes=tuple(_truth_notes(frame, other)) if frame_b is not None else (),
+        notes=(*notes, *_input_notes(frame, kind, la.name, lb.name, accuracy)),
         raw_texts=tuple((frame["raw"][i], other["raw"][i]) for i in rows),
         conclusions=None if chosen is None else _conclusions(frame, chosen, la, lb),
+        value_changes=changes,
     )  # fmt: skip
+
+
+def _input_notes(
+    frame: pl.DataFrame, kind: KindName, a: str, b: str, accuracy: PairedAccuracy | None
+) -> list[str]:
+    """Truths the kind cannot match (A's table), and both sides wrong on every scored row."""
+    truth = frame["truth"] if "truth" in frame.columns else None
+    both = {} if accuracy is None else {a: (accuracy.a, accuracy.n), b: (accuracy.b, accuracy.n)}
+    return input_notes(truth, kind, both, what="sides")
 
 
 def _conclusions(

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from answer_audit.analysis.conclusions_section import ASK_FOR_CONCLUSIONS, ConclusionsSection
-from answer_audit.analysis.incidence import Confusion
+from answer_audit.analysis.incidence import Confusion, ValueChanges
 from answer_audit.analysis.records import INTERNAL, JsonRecord
 from answer_audit.extraction import Span
 from answer_audit.schemes.kinds import KindName, Value
@@ -133,7 +133,8 @@ class DiffResult(JsonRecord):
     agreement: Agreement
     """How often the two sides extract the same value."""
     confusion: Confusion | None
-    """A's values (rows) vs B's values (columns); None for free-form sides."""
+    """A's values (rows) vs B's values (columns); None for free-form sides and for more than
+    `MAX_CONFUSION_LABELS` values (see ``value_changes``)."""
     accuracy: PairedAccuracy | None
     """Accuracy under each side; None when no row is scored under both."""
     groups: tuple[DiffGroup, ...]
@@ -143,7 +144,8 @@ class DiffResult(JsonRecord):
     disagreements: tuple[Disagreement, ...]
     """Every disagreeing row, in table order."""
     notes: tuple[str, ...] = ()
-    """Notes for the reader (what loading and aligning left out, differing truths)."""
+    """Notes for the reader (what loading and aligning left out, differing truths, and inputs
+    that cannot be what they claim: `answer_audit.analysis.input_notes`)."""
     raw_texts: tuple[tuple[str | None, str | None], ...] = field(
         default=(), repr=False, compare=False, metadata=INTERNAL
     )
@@ -156,6 +158,9 @@ class DiffResult(JsonRecord):
         default=ASK_FOR_CONCLUSIONS, repr=False, compare=False, metadata=INTERNAL
     )
     """Without conclusions, the line the reports show on how to ask for them (not in the JSON)."""
+    value_changes: ValueChanges | None = None
+    """The most frequent changes from A's value to B's (whole values). The reports show them
+    where there is no ``confusion``."""
 
     def with_conclusions_hint(self, hint: str) -> DiffResult:
         """This result with another line on how to ask for conclusions."""

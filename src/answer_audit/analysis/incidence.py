@@ -14,9 +14,14 @@ from dataclasses import dataclass
 from typing import Literal
 
 from answer_audit.analysis.records import JsonRecord
+from answer_audit.schemes.kinds import Kind, get_kind
 from answer_audit.schemes.labels import ERROR_RULES, Labels, Value
 
 NONE_LABEL = "none"
+MAX_CONFUSION_LABELS = 12
+"""Value labels beyond which a confusion matrix is unreadable: the changes are listed instead."""
+TOP_CHANGES = 10
+"""Value changes listed (`ValueChanges.top`)."""
 _NUMBER = re.compile(r"[+-]?\d+(?:\.\d+)?")
 _DESCRIBED_RULE = re.compile(r"`([^`]+)`: (.+)", re.DOTALL)
 
@@ -47,6 +52,31 @@ class Confusion(JsonRecord):
     """Value labels (`value_label`) in `label_order`: the rows' and the columns' order."""
     matrix: tuple[tuple[int, ...], ...]
     """``matrix[i][j]``: rows whose row-side value is ``labels[i]`` and column-side ``labels[j]``."""
+
+
+@dataclass(frozen=True)
+class ValueChange(JsonRecord):
+    """One way values changed between two labellings, and on how many rows."""
+
+    before: str
+    """The row side's value (`value_label`: ``none`` when nothing was found)."""
+    after: str
+    """The column side's value."""
+    n: int
+    """Rows whose value changed from ``before`` to ``after``."""
+
+
+@dataclass(frozen=True)
+class ValueChanges(JsonRecord):
+    """The most frequent value changes between two labellings: the form a value comparison
+    takes when the values are too many, or too free, for a confusion matrix."""
+
+    changed: int
+    """Rows whose values differ (as the matcher compares them)."""
+    pairs: int
+    """Distinct (before, after) pairs among them."""
+    top: tuple[ValueChange, ...]
+    """The `TOP_CHANGES` most frequent pairs, most frequent first (then by text), values whole."""
 
 
 @dataclass(frozen=True)
@@ -158,6 +188,39 @@ def confusion(rows_values: Sequence[Value], column_values: Sequence[Value]) -> C
     labels = label_order([label for pair in pairs for label in pair])
     matrix = tuple(tuple(pairs.get((r, c), 0) for c in labels) for r in labels)
     return Confusion(labels=tuple(labels), matrix=matrix)
+
+
+def value_comparison(
+    kind: Kind | str,
+    rows_values: Sequence[Value],
+    column_values: Sequence[Value],
+    normalizer: str = "v1",
+) -> tuple[Confusion | None, ValueChanges]:
+    """Two labellings' values compared: a confusion matrix when the values come from a small
+    closed set (a kind with `closed_values`, every value in its `in_value_set`, at most
+    `MAX_CONFUSION_LABELS` labels), else None; and the most frequent changes, always (rows
+    whose values the kind's `agreement_key` tells apart: a change the matcher ignores is none).
+    A stored parse of whole completions on a choice kind thus lists its changes.
+
+    >>> matrix, changes = value_comparison("choice", ["a", "b", "b"], ["a", "c", "c"])
+    >>> matrix.labels, [(c.before, c.after, c.n) for c in changes.top]
+    (('a', 'b', 'c'), [('b', 'c', 2)])
+    """
+    kind = get_kind(kind)
+    closed = kind.closed_values and all(
+        v is None or kind.in_value_set(v) for v in {*rows_values, *column_values}
+    )
+    matrix = confusion(rows_values, column_values) if closed else None
+    if matrix is not None and len(matrix.labels) > MAX_CONFUSION_LABELS:
+        matrix = None
+    pairs = Counter(
+        (value_label(r), value_label(c))
+        for r, c in zip(rows_values, column_values, strict=True)
+        if r != c and kind.agreement_key(r, normalizer) != kind.agreement_key(c, normalizer)
+    )
+    ordered = sorted(pairs.items(), key=lambda kv: (-kv[1], kv[0]))
+    top = tuple(ValueChange(before, after, n) for (before, after), n in ordered[:TOP_CHANGES])
+    return matrix, ValueChanges(changed=sum(pairs.values()), pairs=len(pairs), top=top)
 
 
 def incidence(

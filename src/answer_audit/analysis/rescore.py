@@ -21,7 +21,13 @@ from answer_audit.analysis.conclusions_section import (
     conclusion_settings,
     conclusions_from_labels,
 )
-from answer_audit.analysis.incidence import Incidence, confusion, incidence, rule_descriptions
+from answer_audit.analysis.incidence import (
+    Incidence,
+    incidence,
+    rule_descriptions,
+    value_comparison,
+)
+from answer_audit.analysis.input_notes import input_notes
 from answer_audit.analysis.metrics import BootSettings, Metrics
 from answer_audit.analysis.rescore_result import (
     RENAME_SUFFIX,
@@ -116,17 +122,26 @@ def rescore(
                       descriptions=rule_descriptions(preset.describe()))  # fmt: skip
     groups = _groups(frame, group_by, comparer, new, found)
     rows = _row_frame(new, old)
+    overall = comparer(np.ones(frame.height, dtype=bool))
+    matrix, changes = (None, None) if old is None else value_comparison(
+        kind, old.values, new.values, normalizer)  # fmt: skip
     return RescoreResult(
         parser=preset.name, family=kind, normalizer=normalizer, settings=settings,
         coverage=_coverage(table, frame.height, int(comparer.scored.sum()), len(groups)),
-        overall=comparer(np.ones(frame.height, dtype=bool)), groups=groups, incidence=found,
-        confusion=(confusion(old.values, new.values)
-                   if old is not None and KINDS[kind].closed_values else None),
-        notes=_notes(table, rows), rows=rows,
-        original=table.original if isinstance(table, LoadedTable) else None,
+        overall=overall, groups=groups, incidence=found, confusion=matrix,
+        notes=(*_notes(table, rows), *_input_notes(frame, kind, preset.name, overall)),
+        rows=rows, original=table.original if isinstance(table, LoadedTable) else None,
         conclusions=_conclusions(frame, chosen, new, stored_ok,
                                  stored_labelling_name("label" in frame.columns, kind, normalizer)),
+        value_changes=changes,
     )  # fmt: skip
+
+
+def _input_notes(frame: pl.DataFrame, kind: str, parser: str, overall: Comparison) -> list[str]:
+    """Truths the preset's kind cannot match, and a rescore that gets every row wrong."""
+    rescored, stored = overall.rescored, overall.stored
+    return input_notes(frame["truth"], kind, {parser: (rescored.accuracy, rescored.n)},
+                       stored_accuracy=None if stored is None else stored.accuracy)  # fmt: skip
 
 
 def _stored_correct(frame: pl.DataFrame, old: Labels | None) -> list[bool | None] | None:

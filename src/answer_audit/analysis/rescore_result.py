@@ -20,7 +20,7 @@ from answer_audit.analysis.conclusions_section import (
     ConclusionsSection,
     rematched_name,
 )
-from answer_audit.analysis.incidence import Confusion, Incidence
+from answer_audit.analysis.incidence import Confusion, Incidence, ValueChanges
 from answer_audit.analysis.metrics import BootSettings, Metrics
 from answer_audit.analysis.records import INTERNAL, JsonRecord
 from answer_audit.schemes.kinds import KINDS, KindName
@@ -171,10 +171,12 @@ class RescoreResult(JsonRecord):
     incidence: Incidence
     """How the rescored values were found."""
     confusion: Confusion | None
-    """Stored values (rows) vs rescored values (columns); None without a stored parse and for
-    free-form presets."""
+    """Stored values (rows) vs rescored values (columns); None without a stored parse, for
+    free-form presets, and for more than `MAX_CONFUSION_LABELS` values (see
+    ``value_changes``)."""
     notes: tuple[str, ...]
-    """Notes for the reader: what the loader did, renamed output columns."""
+    """Notes for the reader: what the loader did, renamed output columns, and inputs that
+    cannot be what they claim (`answer_audit.analysis.input_notes`)."""
     rows: pl.DataFrame = field(repr=False, compare=False, metadata=INTERNAL)
     """Per row, in the table's order: the new labels (and the stored ones), for ``--out``."""
     original: pl.DataFrame | None = field(
@@ -188,6 +190,9 @@ class RescoreResult(JsonRecord):
         default=ASK_FOR_CONCLUSIONS, repr=False, compare=False, metadata=INTERNAL
     )
     """Without conclusions, the line the reports show on how to ask for them (not in the JSON)."""
+    value_changes: ValueChanges | None = None
+    """The most frequent changes from the stored value to the rescored one (whole values);
+    None without a stored parse. The reports show them where there is no ``confusion``."""
 
     @property
     def stored_name(self) -> str:

@@ -115,6 +115,8 @@ def audit_cmd(
     out_json: opt.OutJson = None,
     out_html: opt.OutHtml = None,
     workers: opt.Workers = 0,
+    engine: opt.Engine = "local",
+    address: opt.Address = None,
     quiet: opt.Quiet = False,
 ) -> None:
     """Relabel saved outputs under alternative parsers and normalizers; report what flips."""
@@ -134,4 +136,5 @@ def audit_cmd(
         max_examples=max_examples,
         outputs=report_paths("answer_parsing_audit", out_dir, out_md, out_json, out_html),
         workers=workers, quiet=quiet, compare=compare, baseline=baseline, item=item,
+        engine=engine, address=address,
     )  # fmt: skip

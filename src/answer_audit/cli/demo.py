@@ -37,4 +37,6 @@ def demo_cmd(
         spec, ColumnMap(), kind="freeform", scheme=None, defaults=True, presets=None,
         choices=None, seed=seed, bootstrap=1000, max_rows=40, max_examples=30,
         outputs=ReportPaths(*reports), workers=0, quiet=quiet,
+        # the question the tool answers: does each condition's effect survive the parser?
+        compare="condition", baseline="control", item="question",
     )  # fmt: skip

@@ -143,13 +143,26 @@ Seed = Annotated[
 ]
 Workers = Annotated[
     int,
-    typer.Option("--workers", min=0, help="Processes for the presets and matchers that run row "
-                 "by row, e.g. freeform/v3 and v3 (0: every core, at most 8; same numbers either way).", rich_help_panel=RUN),
+    typer.Option("--workers", min=0, help="Worker processes: audit labels slices of rows in "
+                 "them, rescore and diff run the row-by-row presets and matchers (e.g. freeform/v3, "
+                 "v3) there (0: one per core, as many as half the free memory holds at about 400 MB "
+                 "each; same numbers either way).", rich_help_panel=RUN),
 ]  # fmt: skip
 Quiet = Annotated[
     bool,
     typer.Option("--quiet", "-q", help="No progress bar or summary table.", rich_help_panel=OUTPUT),
 ]
+Engine = Annotated[
+    str,
+    typer.Option("--engine", help="Where the audit runs: local (this machine) or ray (a Ray "
+                 "cluster; Parquet sources and --id only; pip install 'answer-audit[ray]').",
+                 rich_help_panel=RUN),
+]  # fmt: skip
+Address = Annotated[
+    str | None,
+    typer.Option("--address", help="--engine ray: the cluster's address (e.g. auto or "
+                 "ray://head:10001); default: a local Ray, started for the run.", rich_help_panel=RUN),
+]  # fmt: skip
 OutJson = Annotated[
     Path | None,
     typer.Option("--out-json", help="Write the JSON report here.", rich_help_panel=OUTPUT),

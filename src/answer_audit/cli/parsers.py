@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
-from rich.table import Table
+from rich.table import Column, Table
 from rich.text import Text
 
 from answer_audit.cli import options as opt
@@ -36,7 +36,8 @@ def parsers_cmd(
         print(presets_markdown(preset_set), end="")
         return
     recommended = {r.preset: r for r in RECOMMENDED.values()}
-    table = Table("preset", "family", "rules, in order" if rules else "first rule")
+    table = Table("family", "rules, in order" if rules else "first rule")
+    table.columns.insert(0, Column("preset", no_wrap=True))  # "(recommended)" stays on its line
     for name, preset in sorted(preset_set.items()):
         steps = preset.describe()
         shown = Text(inert(name))

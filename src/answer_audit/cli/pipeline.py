@@ -9,9 +9,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from answer_audit.analysis.audit import AuditResult, AuditSettings, audit
+from answer_audit.analysis.audit import AuditResult, AuditSettings, audit, runnable_schemes
 from answer_audit.cli.comparison import comparison_hint, with_compared_columns
 from answer_audit.cli.console import err, out, progress_reporter
+from answer_audit.cli.engine import audit_on_ray, check_engine, check_ray_sources
 from answer_audit.cli.options import ReportPaths
 from answer_audit.parsers import PresetSet
 from answer_audit.report.html import render_audit_html
@@ -19,7 +20,7 @@ from answer_audit.report.json import to_json
 from answer_audit.report.markdown.audit import render_audit_markdown
 from answer_audit.report.outputs import atomic_write_text, check_output_paths, generated_at
 from answer_audit.report.terminal import print_audit_summary, print_notes, print_written
-from answer_audit.schemes.apply import KINDS, Scheme, default_schemes, merge_schemes, parse_scheme
+from answer_audit.schemes.apply import KINDS, default_schemes, merge_schemes, parse_scheme
 from answer_audit.schemes.parallel import resolve_workers
 from answer_audit.sources import ColumnMap, LoadedTable
 from answer_audit.sources.spec import SourceSpec, load_streamed
@@ -45,10 +46,14 @@ def run_audit(
     compare: str | None = None,
     baseline: str | None = None,
     item: str | None = None,
+    engine: str = "local",
+    address: str | None = None,
 ) -> AuditResult:
     """Check the flags, load the sources, run the audit, write the reports asked for and print
     the summary; the result, for callers that want more. ``compare``, ``baseline`` and
-    ``item`` ask for conclusions (`AuditSettings`)."""
+    ``item`` ask for conclusions (`AuditSettings`); ``engine`` "ray" runs it on a Ray cluster
+    (at ``address``) from Parquet sources (`answer_audit.cli.engine`)."""
+    check_engine(engine, address)
     if kind not in KINDS:
         raise ValueError(f"--kind {kind!r}: expected one of {', '.join(KINDS)}")
     if choices is not None and KINDS[kind].default_choices is None:
@@ -60,6 +65,15 @@ def run_audit(
         raise ValueError("no scheme to run: --no-default-schemes needs at least one --scheme")
     inputs_and_presets = [*spec.inputs, *([presets] if presets else [])]  # never over either
     check_output_paths(outputs.all(), inputs_and_presets)
+    if engine == "ray":
+        check_ray_sources(spec, cmap)
+        with progress_reporter(quiet, total=None) as step:
+            settings = AuditSettings(kind=KINDS[kind].name, group_by=cmap.group_by, seed=seed,
+                                     n_boot=bootstrap, max_examples=max_examples, choices=choices,
+                                     compare=compare, baseline=baseline, item=item)  # fmt: skip
+            result = audit_on_ray(spec, cmap, schemes, settings, presets=preset_set, step=step,
+                                  user_schemes={s.name for s in user_schemes}, address=address)  # fmt: skip
+        return _finish_audit(result, outputs, max_rows, spec, quiet, engine)
     # the audit reports each scheme of each slice of rows: a step count known only after
     # loading, so the bar shows activity and the message says where it is
     with progress_reporter(quiet, total=None) as step:
@@ -71,14 +85,22 @@ def run_audit(
                                  n_boot=bootstrap, max_examples=max_examples, choices=choices,
                                  compare=compare, baseline=baseline, item=item)  # fmt: skip
         with _opened(loaded) as rows:
-            schemes, skipped = runnable_schemes(schemes, user_schemes, rows.columns)
+            # the library's rule, applied to the defaults only: a --scheme of the user's stays
+            schemes, skipped = runnable_schemes(schemes, rows.columns,
+                                                asked={s.name for s in user_schemes})  # fmt: skip
             result = audit(rows, schemes, settings, presets=preset_set,
                            source_coverage=loaded.coverage, progress=step,
                            workers=resolve_workers(workers))  # fmt: skip
             hint = comparison_hint(spec, loaded.coverage, rows.small)
     result = result.with_notes(*loaded.notes, *skipped).with_conclusions_hint(hint)
+    return _finish_audit(result, outputs, max_rows, spec, quiet, engine)
+
+
+def _finish_audit(result: AuditResult, outputs: ReportPaths, max_rows: int, spec: SourceSpec,
+                  quiet: bool, engine: str) -> AuditResult:  # fmt: skip
+    """Write the reports asked for, print the summary and the notes; the result."""
     write_audit_reports(result, out_md=outputs.md, out_json=outputs.json, out_html=outputs.html,
-                        max_rows=max_rows, inputs=spec.inputs)  # fmt: skip
+                        max_rows=max_rows, inputs=spec.inputs, engine=engine)  # fmt: skip
     if not quiet:
         print_audit_summary(result, out, err)
     print_notes(result.notes, err)  # warnings reach the terminal, --quiet or not
@@ -99,30 +121,19 @@ def _opened(loaded: LoadedTable | StreamedTable) -> Iterator[InMemoryRows | Stre
         loaded.rows.close()
 
 
-def runnable_schemes(
-    schemes: list[Scheme], user_schemes: list[Scheme], columns: list[str]
-) -> tuple[list[Scheme], list[str]]:
-    """Drop default schemes that need a stored parse the table lacks (a user's own stay and
-    fail loudly); say which were dropped."""
-    if "parsed" in columns:
-        return schemes, []
-    asked = {s.name for s in user_schemes}
-    dropped = [s for s in schemes if s.uses_stored_parse and s.name not in asked]
-    notes = [f"scheme {s.name} skipped: it rescores the stored parse, and no --parsed column was given"
-             for s in dropped]  # fmt: skip
-    return [s for s in schemes if s not in dropped], notes
-
-
 def write_audit_reports(result: AuditResult, *, out_md: Path | None, out_json: Path | None,
                         max_rows: int, inputs: tuple[Path, ...] = (),
-                        out_html: Path | None = None) -> None:  # fmt: skip
-    """Render and atomically write whichever reports were asked for."""
+                        out_html: Path | None = None, engine: str = "local") -> None:  # fmt: skip
+    """Render and atomically write whichever reports were asked for (the JSON names the
+    ``engine`` that ran the audit next to its time stamp)."""
     stamp = generated_at()
     if out_md is not None:
         text = render_audit_markdown(result, max_rows=max_rows, generated_at=stamp)
         atomic_write_text(out_md, text, inputs)
     if out_json is not None:
-        atomic_write_text(out_json, to_json({**result.to_dict(), "generated_at": stamp}), inputs)
+        atomic_write_text(
+            out_json, to_json({**result.to_dict(), "generated_at": stamp, "engine": engine}), inputs
+        )
     if out_html is not None:
         text = render_audit_html(result, max_rows=max_rows, generated_at=stamp)
         atomic_write_text(out_html, text, inputs)

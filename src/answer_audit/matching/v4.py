@@ -8,16 +8,18 @@ the truth's other names written as the truth (`answer_audit.matching.v4_aliases`
 for "United States", ``da Vinci`` for "Leonardo da Vinci"). What v4 adds to the reading:
 
 - **Units.** A number with a unit states the truth's quantity in any unit of the same kind
-  (``32 °F`` for ``0 °C``, ``1,235 km/h`` for ``343 m/s``), within v3's 0.5% or the precision
-  the number is written with; a unit of another kind (``343 km`` for ``343 m/s``) does not.
-- **No pick.** A mention that is one side of an alternative (``either X or Y``, ``X or Y``) or
-  one item of a list after a colon (``Possible answers: X, Y, Z``) is not an answer.
+  (``32 °F`` for ``0 °C``, ``1,235 km/h`` for ``343 m/s``; `answer_audit.matching.v4_numbers`);
+  a unit of another kind (``343 km`` for ``343 m/s``) does not.
+- **No pick.** A mention that is one side of an alternative (``either X or Y``, ``X or Y``),
+  one of two names picked (``Paris and Lyon.``, ``both X and Y``) or one item of a list after
+  a colon (``Possible answers: X, Y, Z``) is not an answer.
 - **Someone else's answer** (``Many people think it is Sydney``, ``The user says 12``) and a
   counterfactual (``If you meant the largest city, it would be Sydney``) are not the answer.
 - **Negation in more languages** (``不是巴黎``, ``東京ではない``, ``n'est pas``, ``no es``).
 - **The final statement wins.** A mention taken back in its own or the next sentence (``no
-  wait``, ``scratch that``, ``I meant``, ``correction:``), or doubted there (``wait, is that
-  right?``) with no confirmation after, does not count when no mention follows.
+  wait``, ``scratch that``, ``I meant``, ``correction:``, a short ``Actually, it's Lyon.``),
+  or doubted there (``wait, is that right?``) with no confirmation after, does not count when
+  no mention follows.
 - **A number that only names something** (``the 1889 World's Fair``) is not the answer when
   the sentence states another number.
 - **Yes/no.** A "No" that rejects the asker's claim (``No, you're mistaken; 7 is prime``)
@@ -26,20 +28,17 @@ for "United States", ``da Vinci`` for "Leonardo da Vinci"). What v4 adds to the 
 
 from __future__ import annotations
 
+import heapq
 import re
-from fractions import Fraction
 from functools import lru_cache
 
 from answer_audit.matching import v3 as _v3
 from answer_audit.matching.v3_normalizer import canonical_v3
-from answer_audit.matching.v4_aliases import resolve_aliases
-from answer_audit.matching.v4_normalizer import canonical_v4, normalize_v4, rendered_v4
-from answer_audit.matching.v4_units import Unit, stated_precision, unit_after
-from answer_audit.text.numerals import find_numbers, number_spans
+from answer_audit.matching.v4_aliases import alias_kinds, initials, resolve_aliases
+from answer_audit.matching.v4_normalizer import normalize_v4, rendered_v4
+from answer_audit.matching.v4_numbers import MENTIONS_READ, number_mentions, number_truth
+from answer_audit.text.numerals import find_numbers
 from answer_audit.text.prefilters import guarded
-
-REL_TOL_V4 = Fraction(_v3.REL_TOL_V3)
-SHORT_TRUTH_MAX_LEN = _v3.SHORT_TRUTH_MAX_LEN
 
 # A last word that only says what kind of place it is ("Pacific Ocean": "the Pacific"), as v3,
 # and a first one ("Mount Everest": "Everest").
@@ -56,18 +55,28 @@ def match_v4(prediction: str, truth: str) -> bool | None:
     g = _normalized_truth(truth)
     if not g:
         return None
+    words = required_words(truth)
+    if words is not None and _lacks(prediction, words):
+        return False  # what `read_v4` finds (see `required_words`)
+    return read_v4(prediction, truth)
+
+
+def read_v4(prediction: str, truth: str) -> bool:
+    """`match_v4`'s reading of a prediction, for a truth that normalizes to some text."""
+    g = _normalized_truth(truth)
     p = canonical_v3(resolve_aliases(rendered_v4(prediction), _rendered_truth(truth)))
     if not p.strip():
         return False
     if g in ("yes", "no"):
         return _polarity(p) == g
-    mentions = _mentions(p, truth, g)
-    if not mentions:
-        return False
-    number_truth = _number_truth(truth)[0] is not None
-    # Only the last asserted mention decides (the final statement wins): read from the end.
-    for start, end in sorted(mentions, reverse=True):
-        if _asserted(p, start, end, number_truth):
+    is_number = number_truth(truth)[0] is not None
+    # Only the last asserted mention decides (the final statement wins): read from the end, at
+    # most `MENTIONS_READ` of them (a text that mentions the truth that often after its last
+    # assertion of it does not assert it; the reading of one text stays linear).
+    for start, end in heapq.nlargest(MENTIONS_READ, _mentions(p, truth, g)):
+        if (is_number or not _inside_a_longer_name(p, start)) and _asserted(
+            p, start, end, is_number
+        ):
             return not _retracted(p, end)
     return False
 
@@ -81,9 +90,14 @@ _rendered_truth = lru_cache(maxsize=4096)(rendered_v4)
 
 
 def _mentions(p: str, truth: str, g: str) -> list[tuple[int, int]]:
-    value, unit = _number_truth(truth)
+    value, unit = number_truth(truth)
     if value is not None:
-        return _number_mentions(p, value, unit, "." in g or unit is not None)
+        return number_mentions(p, value, unit, "." in g or unit is not None)
+    return [m.span() for m in _name_pattern(_mention_words(g)).finditer(p)]
+
+
+def _mention_words(g: str) -> tuple[str, ...]:
+    """The words of the normalized truth that a mention must hold, in order."""
     words = g.split()
     if words[0] in ("the", "a", "an") and len(words) > 1:
         words = words[1:]  # "the Sun": "Sun" states it too
@@ -91,10 +105,57 @@ def _mentions(p: str, truth: str, g: str) -> list[tuple[int, int]]:
         words = words[:-1]  # "the Pacific" states "Pacific Ocean"
     if len(words) > 1 and words[0] in _CATEGORY_PREFIXES:
         words = words[1:]  # "Everest" states "Mount Everest"
+    return tuple(words)
+
+
+@lru_cache(maxsize=4096)
+def required_words(truth: str) -> tuple[str, ...] | None:
+    """Lowercase ASCII strings one of which `match_v4` finds in the lowercased prediction
+    whenever it finds the truth there, for an ASCII prediction with no backslash and no dotted
+    chain (``p.a.r.i.s``); None when the truth has no such strings (numbers, yes/no, non-ASCII
+    words, a truth that holds an initialism).
+
+    On such a prediction the v4 rendering changes nothing but subscript numbers and dozens
+    (``H_2``, ``a dozen``: digits stay where letters or digits were), the v3 rewrites make no letters-only word that was
+    not there (`answer_audit.matching.v3.required_word`), and an alias is written as the truth
+    only where the text holds the truth's initials or its surname. So a mention holds the
+    first word of the truth, its initials or the surname's last word only where the text did.
+
+    >>> required_words("Mount Everest"), required_words("Leonardo da Vinci")
+    (('everest', 'me'), ('vinci',))
+    """
+    g = _normalized_truth(truth)
+    if not g or g in ("yes", "no") or number_truth(truth)[0] is not None:
+        return None
+    rendered = _rendered_truth(truth)
+    kinds = alias_kinds(rendered)
+    if "expansion" in kinds:
+        return None  # "United States of America" states "USA": no word of it is required
+    words = _mention_words(g)
+    word = words[-1] if "surname" in kinds else words[0]
+    if not re.fullmatch(r"[a-z]+", word) or word in _v3._UNIT_LETTERS:
+        return None
+    letters = initials(rendered)
+    return (word,) if letters is None else (word, letters)
+
+
+_DOTTED_CHAIN = re.compile(r"[a-z]\.[a-z]")
+
+
+def _lacks(prediction: str, words: tuple[str, ...]) -> bool:
+    """The prediction is one `required_words` speaks for and holds none of the words."""
+    if not prediction.isascii() or "\\" in prediction:
+        return False
+    lowered = prediction.lower()
+    return not any(w in lowered for w in words) and _DOTTED_CHAIN.search(lowered) is None
+
+
+@lru_cache(maxsize=4096)
+def _name_pattern(words: tuple[str, ...]) -> re.Pattern[str]:
     body = r"[\W_]+".join(re.escape(w) for w in words)
     if " ".join(words).isascii():  # a whole word: "York" is not stated by "Yorkshire"
         body = rf"(?<![a-z0-9]){body}(?![a-z0-9])"
-    return [m.span() for m in re.finditer(body, p) if not _inside_a_longer_name(p, m.start())]
+    return guarded(re.compile(body))
 
 
 # A word that makes a longer name of the one after it: "New York" is not York, "South Korea"
@@ -112,54 +173,20 @@ def _inside_a_longer_name(p: str, start: int) -> bool:
     return m is not None and m.group(1) in _NAME_PREFIXES
 
 
-@lru_cache(maxsize=4096)
-def _number_truth(truth: str) -> tuple[Fraction | None, Unit | None]:
-    """The truth's value and unit when it is one number with an optional unit."""
-    text = canonical_v4(truth).strip()
-    numbers = find_numbers(text)
-    if len(numbers) != 1 or numbers[0].start != 0:
-        return None, None
-    said = unit_after(text, numbers[0].end)
-    tail = text[said[1] :] if said else text[numbers[0].end :]
-    if tail.strip(" .,"):
-        return None, None  # more than a number and a unit
-    return numbers[0].value, said[0] if said else None
-
-
-def _number_mentions(
-    p: str, value: Fraction, unit: Unit | None, tolerant: bool
-) -> list[tuple[int, int]]:
-    exact_integer = unit is None and not tolerant and value.denominator == 1
-    if exact_integer and p.isascii() and not _v3._may_state_integer(p, value.numerator):
-        return []  # what the reading below finds in such a text (as v3)
-    found = []
-    for v, start, end in number_spans(p):
-        precision = stated_precision(p[start:end]) if tolerant else Fraction(0)
-        if unit is not None and (said := unit_after(p, end)) is not None:
-            said_unit = said[0]
-            if said_unit.dimension != unit.dimension:
-                continue  # "343 km" is not "343 m/s"
-            if said_unit is not unit:
-                v = unit.from_base(said_unit.to_base(v))
-                precision = precision * said_unit.scale / unit.scale
-        if v == value or (tolerant and abs(v - value) <= max(REL_TOL_V4 * abs(value), precision)):
-            found.append((start, end))
-    if value.denominator == 1 and 10 <= value <= 99999:
-        found += _v3._digit_list_mentions(p, str(value.numerator))
-    return found
-
-
 # ------------------------------------------------------------------ assertion
 
-# Sentence ends: v3's, and the ideographic full stop (NFKC leaves it; it turns "？" into "?").
-_SENTENCE_END = re.compile(r"[!?\n。]|\.(?!\d)")
+# Sentence ends: v3's, but an ellipsis ends a sentence once (at its last dot), and the
+# ideographic full stop (NFKC leaves it; it turns "？" into "?").
+_SENTENCE_END = re.compile(r"[!?\n。]|\.(?![\d.])")
 # Negation right before a mention, beyond v3's English: Chinese, French, Spanish, Portuguese,
 # Italian, German.
-_NEGATED_BEFORE = guarded(re.compile(
-    r"(?:不是|并非|并不是|而非|而不是|决不是|絕不是|並非|並不是|不是說"
-    r"|\bpas|\bno es|\bno son|\bno era|\bnão é|\bnão era|\bnon è|\bnon era|\bnicht|\bkein(?:e|en)?"
-    r"|\bni)\s*(?:le |la |les |el |los |las |o |a |il |der |die |das )?$"
-))
+_NEGATED_BEFORE = guarded(
+    re.compile(
+        r"(?:不是|并非|并不是|而非|而不是|决不是|絕不是|並非|並不是|不是說"
+        r"|\bpas|\bno es|\bno son|\bno era|\bnão é|\bnão era|\bnon è|\bnon era|\bnicht|\bkein(?:e|en)?"
+        r"|\bni)\s*(?:le |la |les |el |los |las |o |a |il |der |die |das )?$"
+    )
+)
 # Negation right after it: Japanese ではない / じゃない, Korean 이/가 아니, Chinese 不是 after a
 # subject is not negation of it ("巴黎不是" is), French "n'est pas".
 _NEGATED_AFTER = re.compile(
@@ -167,11 +194,20 @@ _NEGATED_AFTER = re.compile(
     r"|n'est pas|n'était pas|ist nicht|ist kein|no es\b|no era\b|non è|não é)"
 )
 # One side of an alternative: "either X or Y", "X or Y", "X/Y" ("or so", "or more" are not).
-_NOT_AN_ALTERNATIVE = r"(?:so|more|less|fewer|greater|higher|lower|above|below|else|other|not|rather|thereabouts|something|similar|equivalent)\b"  # noqa: E501
+_NOT_AN_ALTERNATIVE = (
+    r"(?:so|more|less|fewer|greater|higher|lower|above|below|else|other|not|rather"
+    r"|thereabouts|something|similar|equivalent)\b"
+)
 _OR_AFTER = re.compile(rf"^\s+or\s+(?!{_NOT_AN_ALTERNATIVE})[\w$]")
 _OR_BEFORE = re.compile(rf"(?:^|(?<![,;(])\s)(?!{_NOT_AN_ALTERNATIVE})[\w%)]+\s+or\s+$")
 _EITHER = re.compile(r"\beither\b")
 _OR = re.compile(r"\bor\b")
+# Two picks: a sentence that is only "X and Y" (one to three words each), or "both X and Y".
+_AND = re.compile(r"\band\b|&")
+_TWO_PICKS = re.compile(
+    r"\W*(?:both\s+)?(?:[\w'-]+\s+){0,2}?[\w'-]+\s+(?:and|&)\s+(?:[\w'-]+\s+){0,2}?[\w'-]+\W*"
+)
+_BOTH = re.compile(r"\bboth\s+(?:[\w'-]+\s+){0,2}$")
 # A list introduced by a colon: three or more short items, none picked ("Possible answers:
 # Paris, Lyon, Marseille").
 _ITEM = r"[^\s,:;.!?][^,:;.!?\n]{0,40}?"
@@ -196,11 +232,17 @@ _COUNTERFACTUAL = re.compile(
     r"|referred|wanted)\b[^.;?!]*\bwould\b"
 )
 # A retraction after a mention: the final statement wins.
-_RETRACTION = guarded(re.compile(
-    r"\bno,?\s+wait\b|\bwait,?\s+no\b|\bno,?\s+actually\b|\bactually,?\s+no\b|\bscratch that\b"
-    r"|\bi meant\b|\b(?:no|sorry|rather),?\s+i mean\b|\bcorrection\s*:|\bon second thought\b"
-    r"|\bmake that\b|\bor rather\b|\bi was wrong\b|\bi stand corrected\b|不对|不，|我是说|訂正"
-))
+_RETRACTION = guarded(
+    re.compile(
+        r"\bno,?\s+wait\b|\bwait,?\s+no\b|\bno,?\s+actually\b|\bactually,?\s+no\b|\bscratch that\b"
+        r"|\bi meant\b|\b(?:no|sorry|rather),?\s+i mean\b|\bcorrection\s*:|\bon second thought\b"
+        r"|\bmake that\b|\bor rather\b|\bi was wrong\b|\bi stand corrected\b|不对|不，|我是说|訂正"
+        # "Actually," opening a short sentence that names something else ("Lyon. Actually,
+        # it's Paris."), not a remark ("Actually, it is one of the oldest cities in Europe.")
+        r"|(?:^|[.!?]\s*)actually,\s+(?:it(?:['’]s| is| was)\s+)?(?:[^\s.!?]+\s+){0,2}[^\s.!?]+"
+        r"\s*(?:[.!]|$)"
+    )
+)
 # A doubt after a mention takes it back unless a confirmation follows ("Wait, is that right?
 # Let me check. ... Yes, that's correct."): a trace cut off while doubting has not answered.
 _DOUBT = re.compile(r"\bis (?:that|this|it) (?:right|correct|true|accurate)\s*\?")
@@ -209,7 +251,7 @@ _CONFIRMATION = re.compile(
 )
 
 
-def _asserted(p: str, start: int, end: int, number_truth: bool) -> bool:
+def _asserted(p: str, start: int, end: int, is_number: bool) -> bool:
     """v3's reading of one mention (`answer_audit.matching.v3`: not asked, negated, an operand
     or a list item), in a sentence read at most `_SENTENCE_REACH` characters each way, then
     v4's (see the module docstring)."""
@@ -226,11 +268,11 @@ def _asserted(p: str, start: int, end: int, number_truth: bool) -> bool:
         return False
     if p.find(",", s, e) >= 0 and _in_list(p, s, e, start, end):
         return False
-    if _alternative(p, s, e, start, end) or _someone_elses(head[-_CLAUSE_REACH:]):
+    if _alternative(p, s, e, start, end, is_number) or _someone_elses(head[-_CLAUSE_REACH:]):
         return False
     if ":" in head and _in_colon_list(p, s, e, start, end):
         return False
-    return not (number_truth and _names_a_thing(p, s, e, start, end))
+    return not (is_number and _names_a_thing(p, s, e, start, end))
 
 
 # The negations and operators right before a mention fit in this many characters, and the
@@ -280,14 +322,23 @@ def _sentence_bounds(p: str, start: int, end: int) -> tuple[int, int]:
     return s, (after.start() if after else min(len(p), end + _SENTENCE_REACH))
 
 
-def _alternative(p: str, s: int, e: int, start: int, end: int) -> bool:
-    """The mention is one side of "X or Y" or lies in an "either ... or ..." sentence."""
+def _alternative(p: str, s: int, e: int, start: int, end: int, is_number: bool) -> bool:
+    """The mention is one side of "X or Y", lies in an "either ... or ..." sentence, or is one
+    of two names picked ("Paris and Lyon.", "both X and Y"; "both 12 and -12" states 12)."""
+    if not is_number and _two_picks(p, s, e, start, end):
+        return True
     if not _OR.search(p, s, e):
         return False
     if _OR_AFTER.match(p[end:e]) or _OR_BEFORE.search(p[max(s, start - 60) : start]):
         return True
     either = _EITHER.search(p, s, e)
     return either is not None and _OR.search(p, either.end(), e) is not None
+
+
+def _two_picks(p: str, s: int, e: int, start: int, end: int) -> bool:
+    if not _AND.search(p, s, e) or " and " in p[start:end]:  # "Bosnia and Herzegovina" is one
+        return False
+    return bool(_TWO_PICKS.fullmatch(p, s, e) or _BOTH.search(p, max(s, start - 60), start))
 
 
 def _in_colon_list(p: str, s: int, e: int, start: int, end: int) -> bool:
@@ -330,12 +381,14 @@ def _polarity(p: str) -> str | None:
     verdict = _v3._polarity(p)
     if verdict != "no":
         return verdict
-    m = None
-    for m in _v3._EXPLICIT.finditer(p):
+    last = None
+    for last in _v3._EXPLICIT.finditer(p):  # noqa: B007 - the last one is wanted
         pass
-    if m is None or m.group(1) != "no" or not _REJECTS_CLAIM.match(p[m.end() :]):
+    if last is None or last.group(1) != "no" or not _REJECTS_CLAIM.match(p[last.end() :]):
         return verdict
-    rest = p[m.end() :]
+    first = _SENTENCE_END.search(p, last.end())
+    second = _SENTENCE_END.search(p, first.end()) if first else None
+    rest = p[last.end() : second.end() if second else len(p)]  # its sentence and the next
     if _v3._DENIES.search(rest):
         return "no"
     return "yes" if re.search(r"\b(?:is|are)\b", rest) else verdict

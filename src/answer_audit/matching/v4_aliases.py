@@ -66,13 +66,31 @@ _LOOKBACK = 40  # characters read before a surname: enough for one word
 
 @dataclass(frozen=True)
 class _Alias:
-    """A pattern for one alias of the truth, what replaces it, and whether it is a surname
-    (which needs the neighbour check)."""
+    """A pattern for one alias of the truth, what replaces it, and its kind: ``initialism``
+    (the truth's initials), ``expansion`` (the words of an initialism the truth holds) or
+    ``surname`` (which needs a neighbour check)."""
 
     pattern: re.Pattern[str]
     replacement: str
-    surname: bool = False
+    kind: str
     name_words: frozenset[str] = frozenset()
+
+
+def alias_kinds(truth: str) -> frozenset[str]:
+    """The kinds of alias a (rendered) truth has: ``initialism``, ``expansion``, ``surname``.
+
+    >>> sorted(alias_kinds("United States")), sorted(alias_kinds("Washington, D.C."))
+    (['initialism'], ['expansion'])
+    """
+    return frozenset(a.kind for a in _aliases(truth))
+
+
+def initials(truth: str) -> str | None:
+    """The initials that state a (rendered) truth, lowercase (``United States`` -> ``us``);
+    None when its initialism is no alias of it (one word, a person's name, ...)."""
+    words = truth.replace(",", " ").split()
+    found = _initials(words) if _surname(words) is None else None  # "NA" is not Neil Armstrong
+    return found.lower() if found else None
 
 
 def resolve_aliases(prediction: str, truth: str) -> str:
@@ -85,7 +103,7 @@ def resolve_aliases(prediction: str, truth: str) -> str:
     'Painted by Leonardo da Vinci, not by Pierre Curie.'
     """
     for alias in _aliases(truth):
-        if alias.surname:
+        if alias.kind == "surname":
             prediction = _replace_surnames(prediction, alias)
         else:
             prediction = alias.pattern.sub(alias.replacement, prediction)
@@ -93,6 +111,7 @@ def resolve_aliases(prediction: str, truth: str) -> str:
 
 
 def _replace_surnames(prediction: str, alias: _Alias) -> str:
+    """Replace the surname where no other name stands right before or after it."""
     pieces, last = [], 0
     for m in alias.pattern.finditer(prediction):
         before = _WORD_BEFORE.search(prediction, max(0, m.start() - _LOOKBACK), m.start())
@@ -116,12 +135,12 @@ def _aliases(truth: str) -> tuple[_Alias, ...]:
     words = truth.replace(",", " ").split()
     found = []
     surname = _surname(words)
-    initials = _initials(words) if surname is None else None  # "NA" is not Neil Armstrong
-    if initials is not None:
-        found.append(_Alias(_initialism_pattern(initials), " ".join(words)))
+    letters = initials(truth)
+    if letters is not None:
+        found.append(_Alias(_initialism_pattern(letters.upper()), " ".join(words), "initialism"))
     for word in words:
         if _CAPITALS.fullmatch(word):
-            found.append(_Alias(_expansion_pattern(word.replace(".", "")), word))
+            found.append(_Alias(_expansion_pattern(word.replace(".", "")), word, "expansion"))
     if surname is not None:
         pattern = re.compile(
             r"(?<![A-Za-z])"
@@ -130,7 +149,7 @@ def _aliases(truth: str) -> tuple[_Alias, ...]:
             + re.escape(surname[-1])
             + r"(?![A-Za-z])"
         )
-        found.append(_Alias(pattern, " ".join(words), True, frozenset(words)))
+        found.append(_Alias(pattern, " ".join(words), "surname", frozenset(words)))
     return tuple(found)
 
 
@@ -144,8 +163,12 @@ def _initials(words: list[str]) -> str | None:
 
 def _initialism_pattern(initials: str) -> re.Pattern[str]:
     dotted = r"\.?".join(initials)
-    # a capital letter may follow ("USA" for "United States"), a lowercase one may not ("USb")
-    return re.compile(rf"(?<![A-Za-z0-9.]){dotted}\.?(?:[A-Z]\.?)?(?![A-Za-z0-9])")
+    # A capital letter may follow ("USA" for "United States"), a lowercase one may not ("USb");
+    # no word of capitals may stand right before or after ("TELL US NOW" shouts, names nothing).
+    return re.compile(
+        rf"(?<![A-Za-z0-9.])(?<![A-Z][A-Z][ \t]){dotted}\.?(?:[A-Z]\.?)?(?![A-Za-z0-9])"
+        r"(?![ \t][A-Z][A-Z])"
+    )
 
 
 def _expansion_pattern(letters: str) -> re.Pattern[str]:

@@ -10,7 +10,8 @@ to `rendered_v4` of the text, which adds what a reader does not tell apart:
   ``æ`` -> ``ae``); accents on other scripts stay (a Cyrillic ``й`` is its own letter, a kana
   voicing mark changes the word);
 - LaTeX formula pieces read as one word: ``\\text{H}_2\\text{O}`` and ``H_{2}O`` are ``H2O``
-  (a braced command with no space inside is its content; a subscript number joins the symbol).
+  (a braced command with no space inside is its content; a subscript number joins the symbol);
+- dozens as numbers: ``a dozen`` is 12, ``half a dozen`` 6 (v3 reads the other number words).
 
 `rendered_v4` keeps case, so the v4 matcher can still tell the initialism ``US`` from the
 pronoun ``us`` (`answer_audit.matching.v4_aliases`).
@@ -40,16 +41,16 @@ _LATIN_ACCENTS = re.compile(r"(?<=[A-Za-z])[\u0300-\u036f]+")
 _ANY_ACCENT = re.compile(r"[\u0300-\u036f]")
 # Where a Latin letter with an accent (or a letter `_PLAIN_LATIN` spells) can be: Latin-1 and
 # Latin Extended, combining marks, Latin Extended Additional, letterlike symbols (Å as the
-# angstrom sign), full-width forms. A text with none of these has nothing to fold.
-_MAY_HOLD_ACCENTED_LATIN = re.compile(
-    "[\u00c0-\u024f\u0300-\u036f\u1e00-\u1eff\u2100-\u214f\uff00-\uffef]"
-)
+# angstrom sign). A text with none of these has nothing to fold (full-width letters carry no
+# accent: v3's NFKC makes them plain letters).
+_MAY_HOLD_ACCENTED_LATIN = re.compile("[\u00c0-\u024f\u0300-\u036f\u1e00-\u1eff\u2100-\u214f]")
 # `\text{H}` with no space inside is the symbol H; with a space (`\text{ apples}`) it stays for
 # the v3 rewrites, which read it as words.
 _TIGHT_COMMAND = re.compile(
     r"\\(?:text|textrm|textbf|textit|mathrm|mathbf|mathit|rm|ce)\s*\{([^{}\s\\]*)\}"
 )
 # `H_2`, `H_{2}`, `\text{CO}_2`: the subscript number belongs to the symbol before it.
+_DOZEN = re.compile(r"(?i)\b(half\s+)?(?:a|one)\s+dozen\b")
 _SUBSCRIPT_NUMBER = guarded(re.compile(r"(?<=[A-Za-z)\]])_(?:\{(\d{1,3})\}|(\d))"))
 
 
@@ -73,6 +74,8 @@ def rendered_v4(text: str) -> str:
         text = _TIGHT_COMMAND.sub(r"\1", text)
     if "_" in text:
         text = _SUBSCRIPT_NUMBER.sub(lambda m: m.group(1) or m.group(2), text)
+    if "ozen" in text or "OZEN" in text:  # "dozen", "Dozen", "DOZEN"
+        text = _DOZEN.sub(lambda m: "6" if m.group(1) else "12", text)
     return text
 
 

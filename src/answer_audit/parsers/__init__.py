@@ -1,9 +1,9 @@
 """Parser families (one engine each) and their frozen presets.
 
 Engines: `choice` (with `choice_step`, `choice_patterns`, `choice_statements`,
-`choice_option_text`), `freeform`, `number`, `jsonfield`. The built-in presets are data in
-`presets/` (one module per family); `registry` looks presets up by name, and `preset_files`
-reads user presets from TOML.
+`choice_option_text`), `freeform`, `number`, `jsonfield` (with `json_tolerant`, the reader of
+its v2 presets). The built-in presets are data in `presets/` (one module per family);
+`registry` looks presets up by name, and `preset_files` reads user presets from TOML.
 """
 
 from answer_audit.parsers.base import Parser, PresetError

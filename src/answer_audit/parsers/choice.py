@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from answer_audit.extraction import NOT_FOUND, Extraction
@@ -28,7 +28,17 @@ from answer_audit.parsers.choice_patterns import (
     compile_script_step,
     compile_step,
 )
-from answer_audit.parsers.choice_region import drop_invisible, raw_span, turn_start
+from answer_audit.parsers.choice_region import (
+    RAW_END,
+    RAW_LIMIT,
+    READ_END,
+    READ_LIMIT,
+    drop_invisible,
+    ends_only,
+    masked,
+    raw_span,
+    turn_start,
+)
 from answer_audit.parsers.choice_script import TokenSet, script_choices, token_set
 from answer_audit.parsers.choice_statements import read_statements
 from answer_audit.parsers.choice_step import ChoiceStep, Decision, Lines, NoAnswer, OptionTexts
@@ -36,7 +46,7 @@ from answer_audit.parsers.choice_terminal import RULE as TERMINAL_RULE
 from answer_audit.parsers.choice_terminal import terminal_rule
 from answer_audit.parsers.timed import budgeted, compile_user_pattern
 from answer_audit.text.offsets import nfkc_lower_with_map
-from answer_audit.text.prefilters import guarded, may_match, needed_strings
+from answer_audit.text.prefilters import guarded, may_match, needed_strings, original
 from answer_audit.text.regions import reasoning_bounds
 
 DEFAULT_CHOICES = "abcd"
@@ -106,6 +116,29 @@ class ChoicePreset:
                 "`unclosed-think`: a reasoning block opened and never closed has no answer; "
                 "otherwise keep the text after the last closing delimiter (`</think>`, ...)"
             )
+        if self.terminal:
+            pre.insert(
+                0,
+                "`final-answer-line`: the output ends with a plain answer line and nothing before "
+                "it moves the answer region or names another choice in an answer line "
+                "(`choice_terminal`); else the rules below",
+            )
+        if self.scripts:
+            pre.append(
+                "option labels in any script when the choices say so (the Latin letter and the "
+                "digit of each position too); a region over 64K characters is read at its two "
+                "ends (16K each)"
+            )
+        if self.invisible:
+            pre.append(
+                "invisible characters (zero-width spaces, joiners, BOM, soft hyphens) dropped"
+            )
+        if self.turns or self.replies:
+            pre.append(
+                f"`turn-cut`: the answer ends where an invented next turn starts ({len(self.turns)} "
+                f"user-side patterns, anywhere; {len(self.replies)} answering-side patterns, after "
+                "the output's start)"
+            )
         if self.masks:
             shown = " ; ".join(f"`{m}`" for m in self.masks)
             pre.append(f"blank text that is never an answer ({len(self.masks)} patterns): {shown}")
@@ -122,8 +155,9 @@ class _Compiled:
     masks: tuple[re.Pattern[str], ...]
     mask_needs: tuple[frozenset[str] | None, ...]  # `first_chars.needed_strings` of each mask
     tokens: TokenSet | None = None  # a `scripts` preset's tokens
-    turns: tuple[re.Pattern[str], ...] = ()
-    replies: tuple[re.Pattern[str], ...] = ()
+    # with the strings one of which each pattern's every match holds (`needed_strings`)
+    turns: tuple[tuple[re.Pattern[str], frozenset[str] | None], ...] = ()
+    replies: tuple[tuple[re.Pattern[str], frozenset[str] | None], ...] = ()
 
 
 def choice_letters(choices: str) -> str:
@@ -184,27 +218,31 @@ def _compile_scripts(preset: ChoicePreset, choices: str) -> _Compiled:
         return guarded(re.compile(pattern))
 
     steps = tuple((s, tuple(expand(p) for p in s.patterns)) for s in preset.steps)
+    chars = frozenset(t for t in tokens.position if len(t) == 1)
     extras = tuple(
-        compile_script_step(s, expand) if s.kind in KINDS else None for s in preset.steps
+        replace(compile_script_step(s, expand), token_chars=chars) if s.kind in KINDS else None
+        for s in preset.steps
     )
     masks = tuple(expand(m) for m in preset.masks)
     return _Compiled(
         choices,
-        frozenset(t for t in tokens.position if len(t) == 1),
+        chars,
         steps,
         extras,
         masks,
         tuple(needed_strings(m) for m in masks),
         tokens,
-        # one pattern each: a single scan finds the earliest marker of any kind
-        tuple(
-            expand("(?m)" + "|".join(f"(?:{t})" for t in preset.turns)) for _ in preset.turns[:1]
-        ),
-        tuple(
-            expand("(?m)" + "|".join(f"(?:{t})" for t in preset.replies))
-            for _ in preset.replies[:1]
-        ),
+        tuple(map(_with_needs, map(expand, preset.turns))),
+        tuple(map(_with_needs, map(expand, preset.replies))),
     )
+
+
+def _with_needs(pattern: re.Pattern[str]) -> tuple[re.Pattern[str], frozenset[str] | None]:
+    """A turn pattern with the strings it needs, to skip its search where none occurs; a
+    pattern led by a newline needs no such check (`re` skips from newline to newline, faster
+    than looking for a few dozen role words)."""
+    led = original(pattern).pattern.startswith("\\n")
+    return pattern, None if led else needed_strings(pattern)
 
 
 def _to_choice(token: str | None, letters: str) -> str | None:
@@ -231,6 +269,8 @@ def _run_steps(
 ) -> Extraction:
     compiled = _compile(preset, choices)
     kept = None
+    if preset.scripts:
+        text = ends_only(text, RAW_LIMIT, RAW_END)
     if preset.invisible:
         text, kept = drop_invisible(text)
     norm, origin = nfkc_lower_with_map(text)
@@ -239,13 +279,14 @@ def _run_steps(
         if unclosed:
             return Extraction(None, "unclosed-think", None)
         norm = " " * start + norm[start:]  # blank, not cut: offsets stay those of `norm`
-    for mask, needs in zip(compiled.masks, compiled.mask_needs, strict=True):
-        if may_match(needs, norm):  # else it has no match: the text stays as it is
-            norm = mask.sub(lambda m: " " * len(m.group()), norm)
     if compiled.turns or compiled.replies:
         cut = turn_start(norm, compiled.turns, compiled.replies)
         if cut is not None:  # blank, not cut: offsets stay those of `norm`
             norm = norm[:cut] + " " * (len(norm) - cut)
+        norm = ends_only(norm, READ_LIMIT, READ_END)
+    for mask, needs in zip(compiled.masks, compiled.mask_needs, strict=True):
+        if may_match(needs, norm):  # else it has no match: the text stays as it is
+            norm = masked(mask, norm) if preset.scripts else mask.sub(_blank, norm)
     lines = _lines(norm)
     for (step, patterns), extra in zip(compiled.steps, compiled.extras, strict=True):
         decision: Decision
@@ -269,6 +310,10 @@ def _run_steps(
         span = origin.span(start, end) if origin is not None and end > start else None
         return Extraction(value, rule, _raw(kept, span))
     return NOT_FOUND
+
+
+def _blank(m: re.Match[str]) -> str:
+    return " " * len(m.group())
 
 
 def _raw(kept: list[int] | None, span: tuple[int, int] | None) -> tuple[int, int] | None:

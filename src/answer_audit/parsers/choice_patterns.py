@@ -63,18 +63,16 @@ class StepRegexes:
     _variants: dict[tuple[str, ...], StepRegexes] = field(
         default_factory=dict, compare=False, repr=False
     )
-    # choice/v5: patterns written around `{TRIGGER}`, built for the triggers a text can match
-    triggers: Triggers | None = field(default=None, compare=False)
+    # choice/v5: whether each of `patterns` can match an ASCII text (one written for other
+    # scripts cannot), the patterns read only on lines that end in a choice (`line_final`), and
+    # the characters that are choice tokens
+    pattern_ascii: tuple[bool, ...] = ()
+    line_final: tuple[re.Pattern[str], ...] = ()
+    token_chars: frozenset[str] = frozenset()
 
     def for_text(self, norm: str) -> StepRegexes:
         """These regexes for one text, without the cue patterns that have no match anywhere in
         it (it holds none of the strings they need): the same statements, fewer searches."""
-        if self.triggers is not None:
-            return self.triggers.for_text(norm).with_cues(norm)
-        return self.with_cues(norm)
-
-    def with_cues(self, norm: str) -> StepRegexes:
-        """Without the cue patterns that have no match anywhere in ``norm``."""
         idle = tuple(
             name
             for name in _CUES
@@ -89,53 +87,15 @@ class StepRegexes:
 
 
 _CUES = ("negation", "ignore", "stop", "conditional", "doubt")
-# A trigger with no regex syntax: the trie of `word_alternation` can hold it.
-_LITERAL = re.compile(r"[^\\.^$*+?{}\[\]|()]+")
-
-
-class Triggers:
-    """The trigger alternatives of a ``scripts`` step, and its patterns built for the subset a
-    text can match: a trigger none of whose needed strings occurs in the text has no match there,
-    so dropping it changes no match, and a text that holds only "answer" scans for one word
-    instead of a hundred (`re` tries every alternative at every position)."""
-
-    def __init__(
-        self,
-        alternatives: Sequence[str],
-        templates: Sequence[str],
-        build: Callable[[tuple[str, ...]], StepRegexes],
-    ) -> None:
-        self.alternatives = tuple(alternatives)
-        self.templates = tuple(templates)
-        self._build = build
-        self._needs = tuple(needed_strings(re.compile(a)) for a in self.alternatives)
-        self._ascii = tuple(
-            i for i, n in enumerate(self._needs) if n is None or any(x.isascii() for x in n)
-        )
-        self._built: dict[tuple[int, ...], StepRegexes] = {}
-
-    def for_text(self, norm: str) -> StepRegexes:
-        candidates = self._ascii if norm.isascii() else range(len(self.alternatives))
-        active = tuple(i for i in candidates if may_match(self._needs[i], norm))
-        found = self._built.get(active)
-        if found is None:
-            if len(self._built) >= 1024:  # bounded: a long run of unusual texts
-                self._built.clear()
-            found = self._built[active] = self._build(tuple(self.alternatives[i] for i in active))
-        return found
-
-
-def trigger_source(alternatives: Sequence[str]) -> str:
-    """One regex for trigger alternatives: the literal ones as a trie, in front of the others
-    (a pattern that can never match when there are none)."""
-    words = [a for a in alternatives if _LITERAL.fullmatch(a)]
-    rest = [a for a in alternatives if not _LITERAL.fullmatch(a)]
-    parts = ([word_alternation(words)] if words else []) + rest
-    return "(?:" + "|".join(parts) + ")" if parts else "(?!)"
 
 
 NEGATION_TEMPLATE = r"[\s\"'”’」』)\]）】*_$}}]*(?:{})"  # right after the choice
 STOP_TEMPLATE = r"^[ \t*#>]*(?:{})"  # a line that starts a new question
+# choice/v5: the run of spaces and closing marks is taken whole (possessive) and its cues start
+# after it; the template above, with a cue that opens with spaces, tries every split of a long
+# run of spaces (quadratic: a blanked answer region is one).
+SCRIPT_NEGATION_TEMPLATE = r"[\s\"'”’」』)\]）】*_$}}]*+(?:{})"
+SCRIPT_STOP_TEMPLATE = r"^[ \t*#>]*+(?:{})"  # the same, possessive: a line of spaces is no trap
 
 
 def cue_source(template: str, parts: Sequence[str]) -> str:
@@ -241,39 +201,41 @@ def compile_script_step(step: ChoiceStep, expand: Callable[[str], re.Pattern[str
     """A ``statements`` / ``option-text`` step of a ``scripts`` preset (``choice/v5``): tokens
     in any script (``{K}`` the token characters, ``{W}`` what they must not touch, ``{A}`` the
     letters without digits), examples reaching back to the clause start, conditionals and
-    doubts. ``{TRIGGER}`` in a pattern stands for the step's ``triggers``, built per text for
-    those it can match (`Triggers`)."""
-    full = _compile_script_step(step, expand, step.triggers)
-    if not step.triggers:
-        return full
-
-    def build(active: tuple[str, ...]) -> StepRegexes:
-        patterns = _with_triggers(step.patterns, active, expand)
-        needs = tuple(map(needed_strings, patterns))
-        return replace(full, patterns=patterns, pattern_needs=needs, _variants={})
-
-    return replace(full, triggers=Triggers(step.triggers, step.patterns, build))
+    doubts. ``{TRIGGER}`` in a pattern stands for the step's ``triggers``: the pattern is built
+    twice, once with those a text in Latin script can hold and once with the others (skipped on
+    ASCII texts), so that `re` tries a few dozen words at each position, not every language's."""
+    return _compile_script_step(step, expand)
 
 
 def _with_triggers(
     patterns: Sequence[str], triggers: Sequence[str], expand: Callable[[str], re.Pattern[str]]
-) -> tuple[re.Pattern[str], ...]:
-    source = trigger_source(triggers)
-    return tuple(expand(p.replace("{TRIGGER}", source)) for p in patterns)
+) -> tuple[tuple[re.Pattern[str], bool], ...]:
+    latin = [t for t in triggers if t.isascii()]
+    other = [t for t in triggers if not t.isascii()]
+    out: list[tuple[re.Pattern[str], bool]] = []
+    for p in patterns:
+        if "{TRIGGER}" not in p:
+            out.append((expand(p), True))
+            continue
+        for group, ascii_ok in ((latin, True), (other, False)):
+            if group:
+                out.append((expand(p.replace("{TRIGGER}", word_alternation(group))), ascii_ok))
+    return tuple(out)
 
 
-def _compile_script_step(
-    step: ChoiceStep, expand: Callable[[str], re.Pattern[str]], triggers: Sequence[str]
-) -> StepRegexes:
+def _compile_script_step(step: ChoiceStep, expand: Callable[[str], re.Pattern[str]]) -> StepRegexes:
     token = r"[{K}]"
-    negation = _either(step.negations, expand, NEGATION_TEMPLATE)
+    negation = _either(step.negations, expand, SCRIPT_NEGATION_TEMPLATE)
     ignore = _either(step.ignore, expand)
-    stop = _either(step.stops, expand, STOP_TEMPLATE)
+    stop = _either(step.stops, expand, SCRIPT_STOP_TEMPLATE)
     conditional = _either(step.conditionals, expand)
     doubt = _either(step.doubts, expand)
-    patterns = _with_triggers(step.patterns, triggers, expand)
+    built = _with_triggers(step.patterns, step.triggers, expand)
+    patterns = tuple(p for p, _ in built)
     return StepRegexes(
         patterns=patterns,
+        pattern_ascii=tuple(a for _, a in built),
+        line_final=tuple(p for p, _ in _with_triggers(step.line_final, step.triggers, expand)),
         negation=negation,
         ignore=ignore,
         stop=stop,
@@ -285,7 +247,8 @@ def _compile_script_step(
         ),
         bare_line=expand(rf"{_SCRIPT_OPEN}({token}){_CLOSE}(?:です|でした|だ)?[。.!！]?"),
         lead_line=expand(r"(?:[*_]|[(\[（【])*([{A}])(?:[*_]|[)\]）】])*\s*[).:：]\s*\S"),
-        enumerated_line=expand(r"^[(\[（]?([{A}])[)\]）.:：]\s*\S"),
+        # Roman numerals count as listed too: a first line "I. ..." over "II. ..." is no answer
+        enumerated_line=expand(r"^[(\[（]?(?:([{A}])|ii|iii|iv)[)\]）.:：]\s*\S"),
         clause=expand(CLAUSE_END),
         conditional=conditional,
         doubt=doubt,

@@ -9,8 +9,8 @@ takes the option labels as the prompt wrote them (``abcd``, ``أبجد``, ``क�
   ``أ``);
 - the Latin letter at that position (``الإجابة: B`` answers the second option) and its digit
   (``1`` is the first option), as every older preset does;
-- for a Latin set, the Cyrillic letters that look the same (``В`` is ``B``), which models write
-  after a Russian or Ukrainian answer word.
+- for a Latin set, the Cyrillic and Greek letters that look the same (``В`` is ``B``, ``Β`` is
+  ``B``), which models write after a Russian, Ukrainian or Greek answer word.
 
 A token must not touch a letter or digit of its own script (``a`` in ``cat``, ``ب`` inside an
 Arabic word, ``ア`` in ``アメリカ``); Han letters (甲乙丙丁) are read wherever a pattern puts
@@ -25,8 +25,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 LATIN = "abcdefghijklmnopqrstuvwxyz"
-# Cyrillic letters that look like a Latin choice letter (lowercased).
-_HOMOGLYPHS = {"а": "a", "в": "b", "с": "c", "е": "e"}
+# Cyrillic and Greek letters that look like a Latin choice letter (lowercased).
+_HOMOGLYPHS = {"а": "a", "в": "b", "с": "c", "е": "e", "α": "a", "β": "b", "ε": "e"}
 # Other ways a model writes a native label.
 _VARIANTS = {"أ": ("ا", "إ", "آ")}
 # Unicode blocks whose letters join into words: a token of that script must not touch another
@@ -130,10 +130,10 @@ def token_set(labels: str) -> TokenSet:
     for i in range(min(n, 9)):
         position.setdefault(str(i + 1), i)
     if not native:
-        for cyrillic, letter in _HOMOGLYPHS.items():
+        for lookalike, letter in _HOMOGLYPHS.items():
             if letter in labels:
-                position.setdefault(cyrillic, labels.index(letter))
-                blocks.add(_BLOCKS[1])
+                position.setdefault(lookalike, labels.index(letter))
+                blocks |= {b for b in _BLOCKS if b[0] <= lookalike <= b[1]}
     for i, word in enumerate(ORDINALS[:n]):
         position.setdefault(word, i)
     chars = "".join(sorted(t for t in position if len(t) == 1))

@@ -11,7 +11,7 @@ with two exceptions that mean "no answer": the statements end in a cycle through
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import NamedTuple
 
 from answer_audit.parsers.choice_patterns import StepRegexes
@@ -45,7 +45,7 @@ def read_statements(
     """Run one ``statements`` step on the normalized (masked) text: the final statement, no
     answer (a cycle, an enumeration, or with ``doubts`` a doubt after it), or None when the
     text makes no statement."""
-    rx = rx.for_text(norm)
+    rx = rx if rx.pattern_ascii else rx.for_text(norm)  # choice/v5 reads cues locally anyway
     found = _statements(step, rx, norm, lines, canon)
     decision = _decide(found, n_choices, norm)
     if rx.doubt is not None and found and not isinstance(decision, NoAnswer) and decision:
@@ -70,20 +70,18 @@ def _statements(
     step: ChoiceStep, rx: StepRegexes, norm: str, lines: Lines, canon: Canon | None = None
 ) -> list[_Statement]:
     found: dict[int, _Statement] = {}
-    for pattern, needs in zip(rx.patterns, rx.pattern_needs, strict=True):
-        if not may_match(needs, norm):
+    ascii_text = bool(rx.pattern_ascii) and norm.isascii()
+    for i, (pattern, needs) in enumerate(zip(rx.patterns, rx.pattern_needs, strict=True)):
+        if ascii_text and not rx.pattern_ascii[i]:
+            continue  # written for other scripts: no match in an ASCII text
+        if not may_match(_few(rx, needs), norm):
             continue  # no match anywhere in this text
-        g = 1 if pattern.groups else 0
-        for m in pattern.finditer(norm):
-            start, end = m.span(g)
-            if start < 0:
-                continue  # the group took no part (a preset file's alternative groups)
-            token = m.group(g) if canon is None else canon(m.group(g))
-            if token is None or start in found or not _counts(rx, norm, start, end):
-                continue
-            if rx.conditional is not None and _conditional(rx, norm, m.start(), start, end):
-                continue
-            found[start] = _Statement(start, end, token, step.rule, m.span())
+        _add_matches(step, rx, norm, pattern.finditer(norm), found, canon)
+    for offset, line in _line_final_lines(rx, lines):
+        for pattern in rx.line_final:
+            _add_matches(
+                step, rx, norm, pattern.finditer(norm, offset, offset + len(line)), found, canon
+            )
     if step.bare:
         for i, (offset, line) in enumerate(lines):
             bare = rx.bare_line.fullmatch(line)
@@ -103,6 +101,55 @@ def _statements(
         if stop is not None:
             ordered = [s for s in ordered if s.start < stop.start()]
     return ordered
+
+
+# choice/v5 checks a pattern's needed strings only when they are few: each is a scan of the
+# text, and past a handful they cost more than the (guarded) search they would skip.
+_MAX_NEEDS = 8
+
+
+def _few(rx: StepRegexes, needs: frozenset[str] | None) -> frozenset[str] | None:
+    if rx.pattern_ascii and needs is not None and len(needs) > _MAX_NEEDS:
+        return None
+    return needs
+
+
+def _add_matches(
+    step: ChoiceStep,
+    rx: StepRegexes,
+    norm: str,
+    matches: Iterator[re.Match[str]],
+    found: dict[int, _Statement],
+    canon: Canon | None,
+) -> None:
+    """The statements among a pattern's matches (keyed by where their token starts)."""
+    for m in matches:
+        g = 1 if m.re.groups else 0
+        start, end = m.span(g)
+        if start < 0:
+            continue  # the group took no part (a preset file's alternative groups)
+        token = m.group(g) if canon is None else canon(m.group(g))
+        if token is None or start in found or not _counts(rx, norm, start, end):
+            continue
+        if rx.conditional is not None and _conditional(rx, norm, m.start(), start, end):
+            continue
+        found[start] = _Statement(start, end, token, step.rule, m.span())
+
+
+# What may follow the choice of a line-final statement: closing marks, quotes and spaces.
+_LINE_CLOSERS = " \t)）]】*_\"'”’$}.。!！"
+_OPTION_NOUNS = ("option", "choice", "alternative", "one", "answer")
+
+
+def _line_final_lines(rx: StepRegexes, lines: Lines) -> Iterator[tuple[int, str]]:
+    """The lines where a ``line_final`` pattern can match: those that end in a choice token
+    (or an ordinal's noun: "so the last option.") before their closing marks."""
+    if not rx.line_final:
+        return
+    for offset, line in lines:
+        body = line.rstrip(_LINE_CLOSERS)
+        if body[-1:] in rx.token_chars or body.endswith(_OPTION_NOUNS):
+            yield offset, line
 
 
 def _lead_line(rx: StepRegexes, lines: Lines) -> re.Match[str] | None:

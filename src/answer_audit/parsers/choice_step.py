@@ -56,6 +56,9 @@ class ChoiceStep:
     # the final statement, name another choice ("Hmm, or maybe D?"): no answer.
     conditionals: tuple[str, ...] = ()
     doubts: tuple[str, ...] = ()
+    # choice/v5: statement patterns whose choice ends its line (but closing marks), read only on
+    # such lines ("So C.", "Cevap: D")
+    line_final: tuple[str, ...] = ()
 
     def describe(self) -> str:
         """The step as one line of the preset's rules (for docs and `parsers`)."""

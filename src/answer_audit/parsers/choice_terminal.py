@@ -59,18 +59,23 @@ _TERMINAL = (
     r"(?i)[ \t>*_#]*(?:(?:so|thus|therefore|hence|finally|overall|in conclusion|in summary)[ ,]+)?"
     r"(?:(?:the |my )?(?:final |correct |best |right )?(?:answer|choice|option)s?"
     r"(?:[ \t]*\*\*)?[ \t]*(?::|is|would be|=)|(?:" + _ANSWER + r")(?:[ \t]*\*\*)?[ \t]*:)"
-    r"(?:[ \t]*:)?[ \t*]*(?:option[ \t]+|choice[ \t]+)?(?:\\boxed\{|\$|\(|\[|\*\*)*([{L}])"
-    r"(?:\)|\]|\}|\$|\*\*|\.)*"
+    r"(?:[ \t]*:)?[ \t*]*(?:(?:clearly|definitely|certainly|most likely|probably)[ \t]+)?"
+    r"(?:option[ \t]+|choice[ \t]+)?"
+    r"(?:\\boxed\{|\\(?:text|textbf|mathbf|mathrm)\{|\\\(|\$|\(|\[|\*\*)*([{L}])"
+    r"(?:\)|\]|\}|\$|\*\*|\.|\\\))*"
 )
-# A line (after a newline) that is a letter alone, opens with "the answer is", is a role alone
-# or starts a new question: group 1 or 2 holds the letter of the first two.
-_LINE = (
-    r"\n[ \t>*_#(\[]*(?:([{L}])[)\].]*[ \t]*(?=\n|\Z)"
+# A short line: one word alone (group 1: a letter, a role), a numbered new question ("Question
+# 2.", "Q3)"), or an answer line opening with "the answer is" (group 2: its letter). Only short
+# lines can be one of these; `_SHORT` finds them, skipping from newline to newline.
+_SHORT_LINE = (
+    r"[ \t>*_#(\[]*+(?:([^\W\d_]++)[)\].]*[ \t*_]*"
+    r"|[Qq](?:uestion|UESTION)?[ \t]*[0-9]+[ \t]*[.)].*"
     r"|(?i:(?:so |thus |therefore |hence |finally )?(?:the |my )?(?:final |correct |best |right )?"
-    r"answer (?:is|would be)[ \t*]*(?:option[ \t]+)?(?:\\boxed\{|\$|\(|\[|\*\*)*([{L}])(?![a-z]))"
-    r"|(?i:" + _ROLES + r")[ \t*_]*(?=\n|\Z)"
-    r"|(?i:" + _QUESTIONS + r")[ \t]*[0-9]*[ \t]*[.)])"
+    r"answer (?:is|would be))[ \t*]*(?:option[ \t]+)?(?:\\boxed\{|\$|\(|\[|\*\*)*"
+    r"([{L}])(?![a-zA-Z]).*)"
 )
+_SHORT = re.compile(r"\n([^\n]{1,48}+)(?=\n|\Z)")
+_SHORT_FIRST = re.compile(r"([^\n]{1,48}+)(?=\n|\Z)")
 # What stands before a colon (up to it): a role, a new question, or an answer label.
 _BEFORE_COLON = (
     r"(?im)(?:^[ \t>*_#]*(?:(?P<role>" + _ROLES + r")|(?P<question>" + _QUESTIONS + r"))"
@@ -84,7 +89,7 @@ _TAGS = re.compile(
 _INST = re.compile(r"(?i)\[/?inst\]")
 _HASHES = re.compile(r"(?i)##+[ \t]*(?:instruction|input|human|user|response|assistant)")
 _OPTION_LIST = re.compile(r"\?[ \t]*\n?[ \t]*[(\[]?[a-zA-Z][)\].:]")
-_OTHER_SCRIPTS = re.compile(r"【|(?:" + _QUESTIONS + r")[ \t]*[0-9]*[ \t]*:|" + f"[{INVISIBLE}]")
+_INVISIBLE = re.compile(f"[{INVISIBLE}]")
 # Past this many colons the loop over them stops paying off: the full reading decides.
 _MAX_COLONS = 64
 
@@ -95,8 +100,7 @@ class TerminalRule:
 
     letters: str
     terminal: re.Pattern[str]
-    line: re.Pattern[str]
-    first_line: re.Pattern[str]
+    short_line: re.Pattern[str]
     before_colon: re.Pattern[str]
     after_colon: re.Pattern[str]
 
@@ -137,22 +141,40 @@ class TerminalRule:
         return True
 
     def _lines_agree(self, head: str, choice: str) -> bool:
-        for found in (self.first_line.match(head), *self.line.finditer(head)):
+        """No line is another letter alone or a role alone, numbers a new question, or opens
+        with "the answer is" and another letter."""
+        for line in (_SHORT_FIRST.match(head), *_SHORT.finditer(head)):
+            found = None if line is None else self.short_line.fullmatch(line.group(1))
             if found is None:
                 continue
-            letter = found.group(1) or found.group(2)
-            if letter is None or letter.lower() != choice:
-                return False
+            word, letter = found.group(1, 2)
+            if letter is not None:
+                if letter.lower() != choice:
+                    return False
+            elif word is None:
+                return False  # a numbered question
+            else:
+                word = word.lower()
+                if word in _ROLE_WORDS or (
+                    len(word) == 1 and word in self.letters and word != choice
+                ):
+                    return False
         return True
 
 
+_ROLE_WORDS = frozenset(
+    unicodedata.normalize("NFKC", w).lower() for w in (*CHOICE_TURN_ROLES, *CHOICE_REPLY_ROLES)
+)
+
+
 def _reads_as_is(text: str) -> bool:
-    """NFKC and lowercasing change no offset, and nothing invisible: the full reading would see
-    the same characters at the same places (its map is the identity)."""
+    """NFKC and lowercasing change no offset, and nothing is invisible: the full reading would
+    see the same characters at the same places (its offset map is the identity)."""
     return (
         "\u0130" not in text
+        and "【" not in text
         and unicodedata.is_normalized("NFKC", text)
-        and _OTHER_SCRIPTS.search(text) is None
+        and _INVISIBLE.search(text) is None
     )
 
 
@@ -176,12 +198,10 @@ def terminal_rule(letters: str) -> TerminalRule | None:
     if not letters or not all("a" <= c <= "z" for c in letters):
         return None
     fill = re.escape(letters + letters.upper())
-    line = _LINE.replace("{L}", fill)
     return TerminalRule(
         letters,
         re.compile(_TERMINAL.replace("{L}", fill)),
-        re.compile(line),
-        re.compile(line.replace(r"\n", r"\A", 1)),
+        re.compile(_SHORT_LINE.replace("{L}", fill)),
         re.compile(_BEFORE_COLON),
         re.compile(_AFTER_COLON.replace("{L}", fill)),
     )

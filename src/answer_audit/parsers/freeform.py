@@ -26,6 +26,7 @@ from answer_audit.text.vocabulary import (
     LINE_START,
     QUESTION_PATTERNS,
     QUESTION_PATTERNS_V4,
+    QUESTION_WORDS_V4,
     TURN_PATTERN_KEYWORDS,
     TURN_PATTERN_KEYWORDS_V4,
     TURN_PATTERNS,
@@ -41,6 +42,11 @@ _AI_OR_H_ROLE = re.compile(LINE_START + r"(?:(?i:ai)[ \t*_]*(?::|$)|H[ \t*_]*:)"
 _CUT_KEYWORDS: dict[tuple[str, ...], tuple[tuple[str, ...], re.Pattern[str]]] = {
     TURN_PATTERNS: (TURN_PATTERN_KEYWORDS, _AI_ROLE),
     TURN_PATTERNS_V4: (TURN_PATTERN_KEYWORDS_V4, _AI_OR_H_ROLE),
+}
+# Every match of freeform/v4's question pattern holds one of these, lowercased: a region
+# without any needs no question search (tests/parsers/test_freeform_v4.py checks it).
+_QUESTION_KEYWORDS: dict[tuple[str, ...], tuple[str, ...]] = {
+    QUESTION_PATTERNS_V4: ("q", *QUESTION_WORDS_V4)
 }
 # Question patterns whose matches open a line or follow a sentence and end on their line: once
 # the text before one restates the question, the text before every later one does (see `_cut`).
@@ -183,6 +189,9 @@ class AnswerRegionPreset:
         stop_when_restated = (
             self.question_patterns in _MONOTONE_QUESTIONS and not self.user_patterns
         )
+        asks = _QUESTION_KEYWORDS.get(self.question_patterns)  # None: no such gate
+        if asks is not None and not _holds_keyword(region, asks):
+            questions = ()  # no question pattern can match
         for p in questions:
             for m in p.finditer(region):
                 before = p.sub(" ", region[: m.start()])  # the question markers say nothing
@@ -253,11 +262,26 @@ def _may_hold(region: str, keywords: tuple[str, ...], short_roles: re.Pattern[st
     """False only when no cut pattern can match: none of ``keywords`` is in the lowercased
     region and no line starts with a ``short_roles`` role (``AI``, ``H``: markers too short to
     be keywords)."""
+    return _holds_keyword(region, keywords) or short_roles.search(region) is not None
+
+
+def _holds_keyword(region: str, keywords: tuple[str, ...]) -> bool:
+    """One of the lowercase ``keywords`` is in the region, lowercased as `re`'s IGNORECASE
+    matches it (so a keyword gate never misses a case-insensitive pattern's match)."""
     folded = region  # the table changes nothing without its characters: skip its pass then
     if not region.isascii() and any(c in region for c in _CASELESS_EXTRA_CHARS):
         folded = region.translate(_RE_CASELESS_EXTRAS)
     lowered = folded.lower()
-    return any(k in lowered for k in keywords) or short_roles.search(region) is not None
+    ascii_keywords, other_keywords = _by_script(keywords)
+    if any(k in lowered for k in ascii_keywords):
+        return True
+    # an ASCII text holds no non-ASCII keyword (str.isascii is a flag lookup)
+    return not lowered.isascii() and any(k in lowered for k in other_keywords)
+
+
+@lru_cache(maxsize=16)
+def _by_script(keywords: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    return tuple(k for k in keywords if k.isascii()), tuple(k for k in keywords if not k.isascii())
 
 
 # The only characters `re`'s IGNORECASE matches to an ASCII letter whose `lower()` is not that

@@ -1,18 +1,31 @@
 """Vectorized twins of the free-form rules, used only where they are provably identical.
 
 `freeform_extract` runs a `FreeformPreset` (``freeform/v1``, ``v2``) over a Polars column;
-`answer_region_simple` and `answer_region_whole` decide the ``freeform/v3`` rows whose answer
-region is the whole text. Rows these cannot decide exactly go through the row rules, so the
+`answer_region_simple` and `answer_region_whole` decide the ``freeform/v3`` and ``v4`` rows
+whose answer region is the whole text (`whole_text_gate` says which presets they are proved for). Rows these cannot decide exactly go through the row rules, so the
 results are identical by construction; `tests/schemes/test_vectorized.py` checks it.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import polars as pl
 
-from answer_audit.parsers.freeform import FreeformPreset
+from answer_audit.parsers.base import Parser
+from answer_audit.parsers.freeform import AnswerRegionPreset, FreeformPreset
 from answer_audit.text.regions import WHITESPACE
 from answer_audit.text.vectorized import _ascii_ci, _lstripped_len, rust_escape, scatter
+from answer_audit.text.vocabulary import (
+    OPENING_TURN_PATTERNS_V4,
+    QUESTION_PATTERNS,
+    QUESTION_PATTERNS_V4,
+    QUESTION_WORDS_V4,
+    TURN_PATTERN_KEYWORDS,
+    TURN_PATTERN_KEYWORDS_V4,
+    TURN_PATTERNS,
+    TURN_PATTERNS_V4,
+)
 
 
 def freeform_extract(raw: pl.Series, preset: FreeformPreset) -> pl.DataFrame:
@@ -83,27 +96,59 @@ def _marker_offsets(region: pl.Series, preset: FreeformPreset) -> pl.Series:
     return found.cast(pl.UInt32)
 
 
-# freeform/v3: rows whose region is the text
+# freeform/v3 and v4: rows whose region is the text
 
-# A line start in the raw text, with what `freeform/v3` lets precede a role or question marker
-# (and any whitespace it strips off the region's first line).
+# A line start in the raw text, with what the answer-region presets let precede a role or
+# question marker (and any whitespace they strip off the region's first line).
 _LINE_START = r"(?m)^[\s\x1c-\x1f>*_#]*"
+# What may open a line that starts a role or a question the keywords miss: freeform/v3's `AI`
+# role and `Q:`; freeform/v4 adds the `H:` role (a capital H, then a colon, as its patterns).
+_V3_LINE_STARTS = r"(?:[aA][iI]|[qQ])"
+_V4_LINE_STARTS = r"(?:[aA][iI]|[qQ]|H[ \t*_]*:)"
 
 
-def answer_region_simple(raw: pl.Series, cut_keywords: tuple[str, ...]) -> pl.Series:
-    """Rows whose `freeform/v3` answer region is the whole stripped text (rule ``whole-text``,
-    or ``empty``): ASCII (lowercasing and stripping then agree with Python's), no ``<`` (every
-    reasoning delimiter has one), none of the cut keywords in any case, no line opening like
-    an ``AI`` role or a question (``q``), and no wrapper opening the stripped text. Each is a
-    necessary condition of another rule firing; `tests/schemes/test_vectorized.py`
-    checks the row rules agree.
+@dataclass(frozen=True)
+class WholeTextGate:
+    """What `answer_region_simple` needs to know of a preset's rules."""
+
+    keywords: tuple[str, ...]
+    """Every match of a rule that could cut the region holds one of these (any case)."""
+    line_starts: str
+    """A regex of what opens a line that holds such a match and none of the keywords."""
+
+
+def whole_text_gate(preset: Parser) -> WholeTextGate | None:
+    """The gate of ``preset``'s rules when it has exactly `freeform/v3`'s or `freeform/v4`'s
+    (built in, or a preset file repeating them), else None: `answer_region_simple` is proved
+    for those rules only (`tests/schemes/test_vectorized.py`, tests/parsers/test_freeform_v4.py).
+    """
+    if not isinstance(preset, AnswerRegionPreset) or preset.user_patterns or not preset.unwrap:
+        return None
+    rules = (preset.cut_patterns, preset.question_patterns, preset.opening_turns)
+    if rules == (TURN_PATTERNS, QUESTION_PATTERNS, ()):
+        return WholeTextGate(TURN_PATTERN_KEYWORDS, _V3_LINE_STARTS)
+    if rules == (TURN_PATTERNS_V4, QUESTION_PATTERNS_V4, OPENING_TURN_PATTERNS_V4):
+        words = tuple(w for w in QUESTION_WORDS_V4 if w.isascii())  # other rows are not ASCII
+        return WholeTextGate((*TURN_PATTERN_KEYWORDS_V4, *words), _V4_LINE_STARTS)
+    return None
+
+
+def answer_region_simple(
+    raw: pl.Series, cut_keywords: tuple[str, ...], line_starts: str = _V3_LINE_STARTS
+) -> pl.Series:
+    """Rows whose answer region (`freeform/v3`, `v4`) is the whole stripped text (rule
+    ``whole-text``, or ``empty``): ASCII (lowercasing and stripping then agree with Python's),
+    no ``<`` (every reasoning delimiter has one), none of the cut keywords in any case, no
+    line opening with ``line_starts`` (a role or question too short for a keyword), and no
+    wrapper opening the stripped text. Each is a necessary condition of another rule firing;
+    `tests/schemes/test_vectorized.py` checks the row rules agree.
     """
     stripped = raw.str.strip_chars(WHITESPACE)
     return (
         raw.str.contains(r"^[\x00-\x7f]*$")
         & ~raw.str.contains("<", literal=True)
         & ~raw.str.contains_any(list(cut_keywords), ascii_case_insensitive=True)
-        & ~raw.str.contains(_LINE_START + r"(?:[aA][iI]|[qQ])")
+        & ~raw.str.contains(_LINE_START + line_starts)
         & ~stripped.str.contains(r"^[*_`$\\]")
     ).fill_null(False)
 

@@ -46,9 +46,19 @@ def _compiled(preset: AnswerRegionPreset) -> _Compiled:
 
 def _after_newline(pattern: str) -> str:
     """A line-start pattern (``^...``) that matches from the newline before the line: `re`
-    then finds it by searching for the newline, not by trying every position. A cut is never
-    at the region's first line, so nothing is lost (`_first_cut` adds one to the start)."""
-    return "\n" + pattern[1:]
+    then finds it by searching for the newline, not by trying every position, and a line
+    that cannot start a match (a number, in a flood of number lines) fails at one class
+    check. A cut is never at the region's first line, so nothing is lost (`_first_cut` adds
+    one to the start)."""
+    line = pattern[1:]
+    starts = first_chars(line, re.MULTILINE)
+    if starts is None or any(lo < 0 for lo, _ in starts):
+        return "\n" + line
+    return f"\n(?=[{''.join(_class_range(lo, hi) for lo, hi in starts)}])(?:{line})"
+
+
+def _class_range(lo: int, hi: int) -> str:
+    return re.escape(chr(lo)) if lo == hi else f"{re.escape(chr(lo))}-{re.escape(chr(hi))}"
 
 
 def _joined(patterns: list[str], guard: bool = False) -> re.Pattern[str] | None:
@@ -57,7 +67,9 @@ def _joined(patterns: list[str], guard: bool = False) -> re.Pattern[str] | None:
     body = "|".join(f"(?:{p})" for p in patterns)
     starts = [first_chars(p, re.MULTILINE) for p in patterns] if guard else []
     if guard and all(s is not None for s in starts):
-        chars = sorted({chr(c) for s in starts for lo, hi in s or () if lo >= 0 for c in range(lo, hi + 1)})
+        chars = sorted(
+            {chr(c) for s in starts for lo, hi in s or () if lo >= 0 for c in range(lo, hi + 1)}
+        )
         escapes = sorted({k for s in starts for lo, k in s or () if lo < 0})
         if not escapes and len(chars) < 200:
             # a pattern that opens with a class lets `re` skip to the next character of the

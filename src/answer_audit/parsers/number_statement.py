@@ -32,8 +32,8 @@ from fractions import Fraction
 from answer_audit.extraction import Extraction
 from answer_audit.parsers.freeform import AnswerRegionPreset
 from answer_audit.parsers.number_region import find_region
-from answer_audit.text.answer_statements import NO_NUMBER, Reading, read_statement
-from answer_audit.text.number_reading import Convention
+from answer_audit.text.answer_statements import NO_NUMBER, Pick, Reading, read_statement
+from answer_audit.text.decimal_convention import Convention
 from answer_audit.text.numerals import format_number
 from answer_audit.text.statement_bounds import (
     AnswerPrefix,
@@ -50,12 +50,16 @@ _RUN_GAP = 40  # at most this much text (no digits) between answer statements of
 _RUN_LOOKBACK = 3  # statements looked at before the last one (bounded on floods)
 _STATEMENT_REACH = 80  # a statement of a run is short: its prefix is this close to its number
 _LAST_DIGIT = re.compile(r"(?s).*\d")
+_DIGIT = re.compile(r"\d")
+_HEDGE_REACH = 200  # a doubt right after the answer ("The answer is 24. Or maybe 36?")
 _HEDGE = re.compile(
-    r"(?i)\b(?:or maybe|or perhaps|or possibly|oder vielleicht|ou peut-être|o quizás|o tal vez)"
+    r"(?i)\b(?:or maybe|or perhaps|or possibly|or is it|or was it|or could it be|or should it be"
+    r"|oder vielleicht|ou peut-être|o quizás|o tal vez)"
     r"\b[^\d\n]{0,30}\d"
 )
 _CUT_OFF = re.compile(r"(?:[-−+×/÷=^(]|\\div|\d\s*\*|\\[dtc]?frac\s*\{?|\\times|\\cdot)\s*$")
-_ALTERNATIVE_OPENING = re.compile(r"(?i)[\s*_]*(?:or|oder|ou|o)\b")
+_ALTERNATIVE_OPENING = re.compile(r"(?i)[\s*_]*(?:or|oder|ou)\b")
+_NONSPACE = re.compile(r"\S")
 _SENTENCE_BREAK = re.compile(r"\n|[.!?。](?=\s)")
 _DEPENDS = re.compile(
     r"(?i)\b(?:depends|depending) on whether\b|\b(?:answer|result)\s+(?:\w+\s+){0,2}depends\b"
@@ -86,8 +90,8 @@ class StatementNumberPreset:
 
     def describe(self) -> list[str]:
         return [
-            f"answer region as `{self.region.name}` finds it, except `unclosed-think` (a "
-            "reasoning block never closed: no answer) and `opens-with-turn`; wrappers kept",
+            f"answer region: the text before the first new turn or question ({self.region.name}); "
+            "`unclosed-think`: a reasoning block never closed has no answer; `opens-with-turn`",
             "the last answer prefix wins, whatever its kind: `boxed` (`\\boxed{}`), "
             "`hash-answer` (`####`), `answer-tag` (`<answer>`, JSON `answer`), `answer-line` "
             "(`Answer:`, `The final answer is`, `Die Antwort lautet`, `答案是`, ...)",
@@ -118,7 +122,7 @@ def read_answer(text: str, start: int, end: int) -> Extraction:
     first = _bare_first_line(text, start, end, convention)
     if first is not None:
         return first
-    return _final_statement(text, start, end, convention)
+    return _final_statement(text, low, start, end, convention)
 
 
 def _from_prefix(
@@ -126,28 +130,26 @@ def _from_prefix(
 ) -> Extraction:
     bounds = prefix_statement(text, prefix, end)
     reading = _read(text, bounds, convention, "first")
-    if reading is NO_NUMBER or (
-        reading.value is not None and _echoed(text, start, bounds, reading)
-    ):
-        if not any(c.isdigit() for c in text[bounds.end : end]):
+    if reading is NO_NUMBER or _echoed(text, start, bounds, reading):
+        if not _DIGIT.search(text, bounds.end, end):
             empty = not text[bounds.start : bounds.end].strip(" \t\n*_$.")
             return Extraction(None, "empty-answer" if empty else "answer-not-a-number", None)
-        return _final_statement(text, bounds.end, end, convention)
+        return _final_statement(text, low, bounds.end, end, convention)
     span = (reading.start, reading.end)
     if reading.value is None:
         return Extraction(None, reading.rule or "not-found", span)
     problem = _run_problem(text, low, start, prefix, reading.value, convention)
-    if problem is None and _HEDGE.search(text, bounds.end, end):
+    if problem is None and _HEDGE.search(text, bounds.end, min(end, bounds.end + _HEDGE_REACH)):
         problem = "hedged"
     if problem is not None:
         return Extraction(None, problem, span)
     return Extraction(format_number(reading.value), _RULES.get(prefix.kind, "answer-line"), span)
 
 
-def _read(text: str, bounds: Bounds, convention: Convention, pick: str) -> Reading:
+def _read(text: str, bounds: Bounds, convention: Convention, pick: Pick) -> Reading:
     """`read_statement` on ``text[bounds]``, its offsets moved into ``text``."""
     statement, offsets = without_annotations(text[bounds.start : bounds.end])
-    reading = read_statement(statement, convention, "first" if pick == "first" else "last")
+    reading = read_statement(statement, convention, pick)
     if reading is NO_NUMBER:
         return reading
     a, b = offsets.span(reading.start, reading.end) if reading.end > reading.start else (0, 0)
@@ -157,12 +159,9 @@ def _read(text: str, bounds: Bounds, convention: Convention, pick: str) -> Readi
 def _echoed(text: str, start: int, bounds: Bounds, reading: Reading) -> bool:
     """An answer prefix opening the region and followed by reasoning echoes the prompt
     (``Answer: Let's think step by step. Roger has 5 balls ...``): its statement is no answer."""
-    if (
-        text[start : bounds.start].count("\n")
-        or len(text[bounds.start : reading.start].split()) < 3
-    ):
+    if text.count("\n", start, bounds.start) or len(text[bounds.start : reading.start].split()) < 2:
         return False
-    return any(c.isdigit() for c in text[bounds.end : bounds.end + 2000])
+    return _DIGIT.search(text, bounds.end, bounds.end + 2000) is not None
 
 
 def _run_problem(
@@ -185,7 +184,7 @@ def _run_problem(
             break
         earlier = prefix_statement(text, before, later.start)
         gap = text[earlier.end : later.start]
-        if len(gap.strip()) > _RUN_GAP or any(c.isdigit() for c in gap):
+        if len(gap.strip()) > _RUN_GAP or _DIGIT.search(gap):
             break
         reading = _read(text, earlier, convention, "first")
         if reading.value is None:
@@ -202,12 +201,12 @@ def _run_problem(
 def _bare_first_line(text: str, start: int, end: int, convention: Convention) -> Extraction | None:
     """``18\\n\\nExplanation: ...``: a first line that is one number, then more lines."""
     m = _BARE_FIRST_LINE.match(text, start, end)
-    if m is None or not m.group().endswith("\n") or not text[m.end() : end].strip():
+    if m is None or not m.group().endswith("\n"):
         return None
-    if _BARE_FIRST_LINE.match(
-        text, m.end() + len(text[m.end() : end]) - len(text[m.end() : end].lstrip())
-    ):
-        return None  # a column of numbers, not an answer and its explanation
+    nonspace = _NONSPACE.search(text, m.end(), end)
+    following = end if nonspace is None else nonspace.start()
+    if following == end or _BARE_FIRST_LINE.match(text, following, end):
+        return None  # the whole output, or a column of numbers: no answer and explanation
     reading = _read(text, Bounds(start, m.end()), convention, "first")
     if reading.value is None:
         return None
@@ -228,12 +227,14 @@ def _cycling_lines(text: str, start: int, end: int) -> bool:
     return m is not None and m.group(2) != m.group(3)
 
 
-def _final_statement(text: str, start: int, end: int, convention: Convention) -> Extraction:
+def _final_statement(
+    text: str, low: str, start: int, end: int, convention: Convention
+) -> Extraction:
     """The value of the last sentence with a number (asides skipped), or why there is none."""
-    region, _ = without_annotations(text[start:end].rstrip())
-    if _CUT_OFF.search(region[-40:]):
+    tail, _ = without_annotations(text[max(start, end - 400) : end].rstrip())
+    if _CUT_OFF.search(tail[-40:]):
         return Extraction(None, "cut-off", None)
-    if _DEPENDS.search(text, start, end):
+    if low.find("depend", start, end) >= 0 and _DEPENDS.search(text, start, end):
         return Extraction(None, "hedged", None)
     if _cycling_lines(text, start, end):
         return Extraction(None, "cycle", None)

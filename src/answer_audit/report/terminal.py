@@ -19,6 +19,7 @@ from answer_audit.analysis.audit import AuditResult
 from answer_audit.analysis.conclusions_section import ConclusionsSection
 from answer_audit.analysis.diff import SPAN_CLOSE, SPAN_OPEN
 from answer_audit.analysis.diff_result import DiffResult, DisagreementSide
+from answer_audit.analysis.incidence import ValueChanges
 from answer_audit.analysis.rescore_result import RescoreResult
 from answer_audit.report.conclusions import (
     STATUS_CLASS,
@@ -38,6 +39,7 @@ from answer_audit.report.markdown.rescore import (
     metric_rows,
     stored_label_text,
 )
+from answer_audit.report.value_changes import change_rows, changes_caption
 
 # C0 controls but tab and newline, and DEL, as their Unicode control pictures (ESC -> ␛); C1
 # controls (0x80-0x9f: 0x9b opens a CSI sequence on some terminals) as the replacement
@@ -121,7 +123,17 @@ def print_rescore(result: RescoreResult, out: Console, err: Console) -> None:
         labels = result.confusion.labels
         rows = [[lab, *m] for lab, m in zip(labels, result.confusion.matrix, strict=True)]
         out.print(_table(["stored \\ rescored", *labels], rows, title="stored vs rescored values"))
+    elif result.value_changes is not None:
+        _print_changes(result.value_changes, ("stored", "rescored"), out)
     print_notes(result.notes, err)
+
+
+def _print_changes(changes: ValueChanges, sides: tuple[str, str], out: Console) -> None:
+    """The most frequent value changes (`report.value_changes`), or the line that there are none."""
+    out.print(Text(inert(changes_caption(changes, *sides))))
+    if changes.top:
+        header = [f"{sides[0]} value", f"{sides[1]} value", "rows"]
+        out.print(_table(header, change_rows(changes)))
 
 
 def print_notes(notes: Sequence[str], err: Console) -> None:
@@ -159,6 +171,8 @@ def print_diff(result: DiffResult, max_rows: int, out: Console, err: Console) ->
         labels = result.confusion.labels
         rows = [[lab, *m] for lab, m in zip(labels, result.confusion.matrix, strict=True)]
         out.print(_table(["A \\ B", *labels], rows, title="A rows, B columns"))
+    elif result.value_changes is not None and result.value_changes.changed:
+        _print_changes(result.value_changes, ("A", "B"), out)
     if result.groups:
         out.print(_table(*diff_group_rows(result)))
     shown = result.disagreements[:max_rows]

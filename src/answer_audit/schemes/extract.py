@@ -15,7 +15,6 @@ import polars as pl
 
 from answer_audit.extraction import Extraction
 from answer_audit.parsers import ChoicePreset, FreeformPreset, Parser, freeform_polars, get_parser
-from answer_audit.parsers.freeform import AnswerRegionPreset
 from answer_audit.parsers.options import parse_options
 from answer_audit.schemes.columns import (
     NO_OUTPUT,
@@ -27,9 +26,6 @@ from answer_audit.schemes.kinds import Kind, get_kind
 from answer_audit.schemes.parallel import map_chunks
 from answer_audit.schemes.scheme import STORED
 from answer_audit.text import vectorized
-from answer_audit.text.vocabulary import QUESTION_PATTERNS as V3_QUESTIONS
-from answer_audit.text.vocabulary import TURN_PATTERN_KEYWORDS as V3_CUT_KEYWORDS
-from answer_audit.text.vocabulary import TURN_PATTERNS as V3_CUTS
 
 
 def extract_column(
@@ -51,9 +47,9 @@ def extract_column(
         return _freeform_fast(frame, preset)
     if isinstance(preset, ChoicePreset) and "choices" in frame.columns:
         return extractions_frame(_with_options(frame, preset))
-    keywords = _region_keywords(preset)
-    if keywords is not None:  # freeform/v3's rules: rows whose region is the text, in Polars
-        simple = freeform_polars.answer_region_simple(frame["raw"], keywords)
+    gate = freeform_polars.whole_text_gate(preset)
+    if gate is not None:  # freeform/v3's or v4's rules: rows whose region is the text, in Polars
+        simple = freeform_polars.answer_region_simple(frame["raw"], gate.keywords, gate.line_starts)
         if simple.any():
             whole = freeform_polars.answer_region_whole(frame["raw"].filter(simple))
             rest = _extract_rows(preset, frame["raw"].filter(~simple), workers)
@@ -72,16 +68,6 @@ def _extract_rows(preset: Parser, raw: pl.Series, workers: int) -> pl.DataFrame:
     extracted = map_chunks(partial(_extract_many, preset), distinct, workers)
     found = dict(zip(distinct, extracted, strict=True))
     return extractions_frame([found[raw] for raw in raws])
-
-
-def _region_keywords(preset: Parser) -> tuple[str, ...] | None:
-    """The cut keywords when ``preset`` has `freeform/v3`'s rules exactly (built in, or a preset
-    file repeating them), else None: `freeform_polars.answer_region_simple` is proved for those rules."""
-    if not isinstance(preset, AnswerRegionPreset) or preset.user_patterns or not preset.unwrap:
-        return None
-    if (preset.cut_patterns, preset.question_patterns) != (V3_CUTS, V3_QUESTIONS):
-        return None
-    return V3_CUT_KEYWORDS
 
 
 def _with_options(frame: pl.DataFrame, preset: ChoicePreset) -> list[Extraction]:

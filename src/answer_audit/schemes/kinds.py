@@ -125,6 +125,11 @@ class Kind:
         """What two labellings' values are compared by when asking whether they agree."""
         return value
 
+    def in_value_set(self, key: Value) -> bool:
+        """Whether a typed value or truth key is one this kind's answers can be: any text for
+        free-form kinds; one of the closed set for the others (a letter, an integer)."""
+        return key is not None
+
     def pick_normalizer(self, normalizer: str | None) -> str:
         """The normalizer to match with: the kind's default when None; one given must exist
         and suit the kind (a normalizer named for letters or integers is a mistake)."""
@@ -262,6 +267,9 @@ class ChoiceKind(Kind):
     def truth_key(self, truth: str | None) -> Value:
         return choice_key(truth)
 
+    def in_value_set(self, key: Value) -> bool:
+        return isinstance(key, str) and len(key) == 1 and "a" <= key <= "z"
+
 
 class JsonKind(Kind):
     """A JSON object's integer field (a grade, a score): compared as an integer.
@@ -295,6 +303,9 @@ class JsonKind(Kind):
         text = truth.strip().lower()
         number = integer_value(text)
         return text if number is None else number
+
+    def in_value_set(self, key: Value) -> bool:
+        return isinstance(key, int)
 
     def stored_extraction(self, parsed: str | None) -> Extraction:
         """The stored parse's integer (rule ``stored``), ``stored-unparseable`` when it spells

@@ -1,8 +1,9 @@
 """Every input format to one canonical Polars table (id, raw, parsed, label, truth, groups).
 
 Readers live here because reading files is an edge: the rest of the package works on the
-canonical frame and never opens a file. `stream_files` and `stream_runs` give the same table
-with its long text columns left in the inputs, read a slice at a time (`sources.lazy`).
+canonical frame and never opens a file. `stream_files` (Parquet, CSV and JSON Lines) and
+`stream_runs` give the same table with its long text columns left in the inputs, read a slice
+at a time (`table.lazy`).
 """
 
 from answer_audit.sources.files import FORMATS, read_table

@@ -24,8 +24,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
 
+from answer_audit.text.decimal_convention import Convention
 from answer_audit.text.latex import Mapped, plain_math
-from answer_audit.text.number_reading import Convention, Numeral, find_numerals
+from answer_audit.text.number_reading import Numeral, find_numerals
 from answer_audit.text.number_words import word_numbers
 
 
@@ -48,7 +49,7 @@ _CONJUNCTION = r"(?:or|and|otherwise|oder|und|ou|et|o|y|e|или|и)\b"
 # (each a whole word: a word split in two would make the repeat try every split)
 _UNITS = rf"(?:(?:(?!{_CONJUNCTION})[^\W\d_]+(?![^\W\d_])\.?|[%°$€£'’/]+)[\s,]*){{0,3}}?"
 _OPERATOR = re.compile(
-    rf"[\s)\]]*{_UNITS}(?:[-+×*·x/÷^]|of|times|plus|minus|divided by|multiplied by|mal|fois)"
+    rf"[\s,)\]]*{_UNITS}(?:[-+×*·x/÷^]|of|times|plus|minus|divided by|multiplied by|mal|fois)"
     r"[\s(\[$€£]*",
     re.IGNORECASE,
 )
@@ -244,9 +245,7 @@ def _first_choice(chains: list[_Chain]) -> int:
     index = next(i for i, c in enumerate(chains) if not c.negated)
     while index + 1 < len(chains):
         chain, following = chains[index], chains[index + 1]
-        if chain.result is None and chain.after in ("or", "restatement", "conversion"):
-            index += 1
-        elif (
+        if (chain.result is None and chain.after in ("or", "restatement", "conversion")) or (
             len(chain.parts) > 1
             and len(following.parts) > 1
             and chain.after in ("list", "continuation", "restatement")
@@ -273,7 +272,8 @@ def _last_choice(text: str, numerals: list[Numeral], chains: list[_Chain]) -> in
                 return i
     if "**" in text:
         bold = [m.span(1) for m in _BOLD.finditer(text)]
-        in_bold = [i for i in usable if any(_inside(numerals[chains[i].result], b) for b in bold)]  # type: ignore[index]
+        results = {i: numerals[r] for i in usable if (r := chains[i].result) is not None}
+        in_bold = [i for i, n in results.items() if any(_inside(n, span) for span in bold)]
         if in_bold:
             return in_bold[-1]
     chosen = usable[-1]

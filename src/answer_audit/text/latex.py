@@ -83,7 +83,9 @@ def rewrite(
 
 # ------------------------------------------------------------------- typography (one to one)
 
-_SPACES = "\u00a0\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u202f\u205f\u3000"
+_SPACES = (
+    "\u00a0\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u202f\u205f\u3000"
+)
 _ONE_TO_ONE = {
     **{0xFF01 + i: 0x21 + i for i in range(0x5E)},  # full-width ASCII
     **{ord(c): " " for c in _SPACES},
@@ -113,6 +115,8 @@ _DROPPED = re.compile(
     r"|\\(?:left|right|bigl|bigr|Bigl|Bigr|big|Big|displaystyle|textstyle)(?![a-zA-Z])\.?"
 )
 _ESCAPED = re.compile(r"\\([$%#&_])")
+# `$...$` and `$$...$$` around math: the inside stays (an escaped `\$` is a dollar sign)
+_MATH_DOLLARS = re.compile(r"(?<!\\)\$\$?((?:[^$\\\n]|\\.)+?)(?<!\\)\$\$?")
 _GROUPING_BRACES = re.compile(r"\{([,.])\}")
 _WRAPPER = re.compile(
     r"\\(?:text|textbf|textit|textrm|textnormal|mathrm|mathbf|mathit|mathsf|mathbb|mbox"
@@ -155,9 +159,11 @@ def plain_math(text: str) -> Mapped:
     """`plain_characters`, then LaTeX numbers, wrappers and symbols as plain math.
 
     >>> plain_math("$2\\\\frac{1}{2}$ or \\\\text{about }\\\\dfrac{9}{10}").text
-    '$2 1/2$ or about 9/10'
+    '2 1/2 or about 9/10'
     """
     mapped = plain_characters(text)
+    if "$" in mapped.text:
+        mapped = rewrite(mapped, _MATH_DOLLARS, lambda m: (1,))
     if "\\" not in mapped.text and "{" not in mapped.text:
         return mapped
     mapped = rewrite(mapped, _DROPPED, lambda m: ())

@@ -5,8 +5,8 @@ A `Numeral` is one number as written (``1,234.5``, ``2½``, ``3 3/4``, ``⁵/₈
 conventions: `point` (``1,234.5``: comma groups, point decimal) and `comma` (``1.234,5``).
 Space, thin-space, apostrophe and underscore grouping (``12 345``, ``1'250``, ``1_000``) and
 Indian grouping (``1,50,000``) read the same under both. Where the two readings differ
-(``2,500``: 2500 or 2.5) a `Convention` decides from the text: its language, its other
-numbers, its arithmetic (``1.250 + 250 = 1.500``); what nothing decides has no value.
+(``2,500``: 2500 or 2.5) the text's `answer_audit.text.decimal_convention.Convention`
+decides.
 
 The text is expected plain (see `answer_audit.text.latex.plain_math`): ASCII spaces and minus,
 LaTeX fractions already written ``a/b``.
@@ -19,11 +19,9 @@ import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cached_property, lru_cache
-from itertools import islice
+from functools import lru_cache
 
 from answer_audit.text.latex import NOT_PLAIN
-from answer_audit.text.vocabulary import DECIMAL_COMMA_WORDS, DECIMAL_POINT_WORDS
 
 _SUPERSCRIPTS = "⁰¹²³⁴⁵⁶⁷⁸⁹"
 _SUBSCRIPTS = "₀₁₂₃₄₅₆₇₈₉"
@@ -44,9 +42,9 @@ _NUMERAL = re.compile(
         )?
     )
     (?:
-        \s*[×x*·]\s*10\s*(?:\^\s*\{{?\s*(?P<e1>[-+]?\d+)\s*\}}?|(?P<e2>⁻?[{_SUPERSCRIPTS}]+))
+        \s*[×x*·]\s*10\s*(?:\^\s*\{{?\s*(?P<e1>[-+]?\d+)(?:\s*\}})?|(?P<e2>⁻?[{_SUPERSCRIPTS}]+))
       | [eE](?P<e3>[-+]?\d+)(?![A-Za-z\d])
-      | \^\s*\{{?\s*(?P<power>[-+]?\d+)\s*\}}?
+      | \^\s*\{{?\s*(?P<power>[-+]?\d+)(?:\s*\}})?
       | (?P<power2>⁻?[{_SUPERSCRIPTS}]+)(?!/)
     )?
     (?P<percent>\ ?%)?""",
@@ -73,6 +71,9 @@ class Numeral:
     """
 
     __slots__ = ("_match", "_readings", "_whole", "end", "not_plain", "start")
+    start: int
+    end: int
+    not_plain: bool
 
     def __init__(
         self,
@@ -105,8 +106,9 @@ class Numeral:
             point, comma, bare = _value(self._match)
             if bare and _is_money(self._match):
                 bare = False  # 3,50 € or R$ 25,50: cents, not a list
-            if self._whole is not None and point is not None:
-                point = comma = self._whole.point + point  # type: ignore[operator]
+            whole = None if self._whole is None else self._whole.point
+            if whole is not None and point is not None:
+                point = comma = whole + point
             self._readings = (point, comma, bare)
         return self._readings
 
@@ -115,7 +117,7 @@ class Numeral:
         """Digits only, no sign or separator (the whole part of ``3 3/4``, ``$2\\frac{1}{2}``)."""
         m = self._match
         body = m.group("body")
-        if self._whole is not None or body is None or not body.isdigit():
+        if self._whole is not None or body is None or not body.isdecimal():
             return False
         return m.end() == m.end("body") and not m.group("sign")
 
@@ -124,9 +126,13 @@ class Numeral:
         """``a/b`` with ``a < b`` and nothing else (the fraction of ``3 3/4``)."""
         m = self._match
         body, den = m.group("body", "den")
-        if den is None or not body.isdigit() or not den.isdigit() or m.end() != m.end("den"):
+        if den is None or not body.isdecimal() or not den.isdecimal() or m.end() != m.end("den"):
             return False
-        return self._whole is None and 0 < int(body) < int(den) and m.group("sign", "cur") == (None, None)
+        return (
+            self._whole is None
+            and 0 < int(body) < int(den)
+            and m.group("sign", "cur") == (None, None)
+        )
 
 
 def find_numerals(text: str) -> list[Numeral]:
@@ -142,7 +148,7 @@ def find_numerals(text: str) -> list[Numeral]:
         start, end = m.span()
         whole = m.group()
         not_plain = symbols and _touches_not_plain(text, start, end)
-        if whole.isdigit() and len(whole) <= _MAX_DIGITS:  # the common case: a plain integer
+        if whole.isdecimal() and len(whole) <= _MAX_DIGITS:  # the common case: a plain integer
             value = _integer(whole)
             found.append(Numeral(m, not_plain, (value, value, False)))
             continue
@@ -166,10 +172,12 @@ def _value(m: re.Match[str]) -> tuple[Fraction | None, Fraction | None, bool]:
     sup, sub, vulgar, body, mixed, den = m.group("sup", "sub", "vulgar", "body", "mixed", "den")
     bare = False
     if sup is not None:
-        point = comma = _ratio(unicodedata.normalize("NFKC", sup), unicodedata.normalize("NFKC", sub))
+        point = comma = _ratio(
+            unicodedata.normalize("NFKC", sup), unicodedata.normalize("NFKC", sub)
+        )
     elif vulgar is not None:
         point = comma = _VULGAR_VALUES[vulgar]
-    elif den is not None and body.isdigit() and den.isdigit():  # 3/4: one exact division
+    elif den is not None and body.isdecimal() and den.isdecimal():  # 3/4: one exact division
         point = comma = _ratio(body, den)
     else:
         point, comma, bare = readings(body)
@@ -244,13 +252,15 @@ def _comma_reading(plain: str) -> Fraction | None:
 
 
 def _decimal(digits: str) -> Fraction | None:
-    if digits.isdigit() and len(digits) <= _MAX_DIGITS:
+    if digits.isdecimal() and len(digits) <= _MAX_DIGITS:
         return _integer(digits)
     whole, _, decimals = digits.partition(".")
     if len(whole) + len(decimals) > _MAX_DIGITS:
         return None
     # int() reads every script's digits (১৫, ๘, ४२); Fraction from ints, not from a string
-    return Fraction(int(whole or "0") * 10 ** len(decimals) + int(decimals or "0"), 10 ** len(decimals))
+    return Fraction(
+        int(whole or "0") * 10 ** len(decimals) + int(decimals or "0"), 10 ** len(decimals)
+    )
 
 
 def _ratio(numerator: str, denominator: str) -> Fraction | None:
@@ -263,11 +273,11 @@ def _scale(m: re.Match[str]) -> _Scale | None:
     e1, e2, e3, power, power2 = m.group("e1", "e2", "e3", "power", "power2")
     ten = e1 or e3 or (e2 and unicodedata.normalize("NFKC", e2))
     if ten:
-        exponent = int(ten.replace("⁻", "-")[:6])
+        exponent = int(ten.replace("⁻", "-").replace("−", "-")[:6])
         return None if abs(exponent) > _MAX_EXPONENT else _Scale(Fraction(10) ** exponent, 0)
     raised = power or (power2 and unicodedata.normalize("NFKC", power2))
     if raised:
-        exponent = int(raised.replace("⁻", "-")[:6])
+        exponent = int(raised.replace("⁻", "-").replace("−", "-")[:6])
         return _Scale(Fraction(1), exponent)
     return None
 
@@ -316,109 +326,3 @@ def _joins_mixed(whole: Numeral, fraction: Numeral, text: str) -> bool:
         and fraction.proper_fraction
         and text[whole.end : fraction.start] in (" ", "  ")
     )
-
-
-# ------------------------------------------------------------------- the text's convention
-
-
-class Convention:
-    """How one text writes decimals, decided lazily: only a numeral whose readings differ asks.
-
-    The language comes from the answer prefix the reader matched (``decimal_comma`` True for
-    ``Antwort:``, False for ``Answer:``, None when unknown) or, when unknown, from the text's
-    words. English-like texts (and CJK, Thai, Indic ones) group with commas and use a decimal
-    point; in German, French, Spanish, Russian ... texts ``2,5`` is a decimal, while ``2,500``
-    and ``1.500`` need the text's other numbers or its arithmetic to decide.
-    """
-
-    def __init__(
-        self, text: str, start: int = 0, end: int | None = None, decimal_comma: bool | None = None
-    ) -> None:
-        self._source = (text, start, len(text) if end is None else end)
-        self._hint = decimal_comma
-
-    @cached_property
-    def _text(self) -> str:
-        text, start, end = self._source
-        return text[start:end]
-
-    @cached_property
-    def decimal_comma_language(self) -> bool:
-        """The text's language writes decimal commas."""
-        if self._hint is not None:
-            return self._hint
-        comma_words = {w.lower() for w in _COMMA_WORDS.findall(self._text)}
-        point_words = {w.lower() for w in _POINT_WORDS.findall(self._text)}
-        return len(comma_words) > len(point_words) or (
-            not point_words and _CYRILLIC.search(self._text) is not None
-        )
-
-    @cached_property
-    def evidence(self) -> str | None:
-        """``point`` or ``comma`` when the text's other numbers or its arithmetic use one
-        convention only; None when they say nothing or disagree."""
-        point = _POINT_EVIDENCE.search(self._text) is not None
-        comma = _COMMA_EVIDENCE.search(self._text) is not None
-        if self.decimal_comma_language and _BARE_COMMA_DECIMAL.search(self._text):
-            comma = True
-        if point != comma:
-            return "point" if point else "comma"
-        return _arithmetic(self._text)
-
-    def value(self, numeral: Numeral) -> Fraction | None:
-        """The numeral's value in this text, or None when the convention cannot be decided."""
-        point, comma = numeral.point, numeral.comma
-        if point is comma or comma is None or point == comma:
-            return point
-        if point is None:
-            if not numeral.bare_comma or self.decimal_comma_language:
-                return comma
-            return comma if self.evidence == "comma" else None
-        if not self.decimal_comma_language:
-            return point  # 2,500 and 1.500 read the English way in an English text
-        decided = self.evidence
-        return point if decided == "point" else comma if decided == "comma" else None
-
-
-_COMMA_WORDS = re.compile(r"(?i)\b(?:" + "|".join(DECIMAL_COMMA_WORDS) + r")\b")
-_POINT_WORDS = re.compile(r"(?i)\b(?:" + "|".join(DECIMAL_POINT_WORDS) + r")\b")
-_CYRILLIC = re.compile("[\u0400-\u04ff]")
-_EDGE = r"(?<![\d.,])"
-_END = r"(?![\d.,]*\d)"
-_POINT_EVIDENCE = re.compile(
-    rf"{_EDGE}\d+\.(?:\d{{1,2}}|\d{{4,}}){_END}|{_EDGE}\d{{1,3}}(?:,\d{{3}}){{2,}}{_END}"
-    rf"|{_EDGE}\d{{1,3}}(?:,\d{{3}})+\.\d+{_END}|{_EDGE}0\.\d+{_END}"
-)
-_COMMA_EVIDENCE = re.compile(
-    rf"{_EDGE}0,\d+{_END}|{_EDGE}\d{{1,3}}(?:\.\d{{3}}){{2,}}{_END}"
-    rf"|{_EDGE}\d{{1,3}}(?:\.\d{{3}})+,\d+{_END}|\d \d{{3}},\d+{_END}"
-)
-_BARE_COMMA_DECIMAL = re.compile(rf"{_EDGE}\d+,(?:\d{{1,2}}|\d{{4,}}){_END}")
-_OPERAND = r"(\d{1,3}(?:[.,]\d{3})+(?:[.,]\d+)?|\d+(?:[.,]\d+)?)"
-_EQUATION = re.compile(rf"{_EDGE}{_OPERAND}\s*([-+×*·x/÷])\s*{_OPERAND}\s*=\s*{_OPERAND}{_END}")
-_MAX_EQUATIONS = 32  # the first ones decide; bounded on a flood of sums
-
-
-def _arithmetic(text: str) -> str | None:
-    """``point`` or ``comma`` when the text's sums hold under one convention only."""
-    holds = {"point": 0, "comma": 0}
-    for m in islice(_EQUATION.finditer(text), _MAX_EQUATIONS):
-        a, op, b, c = m.groups()
-        parsed = [readings(x) for x in (a, b, c)]
-        for index, convention in enumerate(("point", "comma")):
-            values = [r[index] for r in parsed]
-            if None not in values and _holds(values[0], op, values[1], values[2]):  # type: ignore[arg-type]
-                holds[convention] += 1
-    if holds["point"] != holds["comma"] and 0 in holds.values():
-        return "point" if holds["point"] else "comma"
-    return None
-
-
-def _holds(a: Fraction, op: str, b: Fraction, c: Fraction) -> bool:
-    if op == "+":
-        return a + b == c
-    if op == "-":
-        return a - b == c
-    if op in "×*·x":
-        return a * b == c
-    return b != 0 and a / b == c

@@ -10,11 +10,29 @@ import re
 from collections.abc import Iterator
 from fractions import Fraction
 
-_UNITS = (
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
-    "fifteen sixteen seventeen eighteen nineteen"
-).split()
-_TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split()
+_UNITS = [
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
+]
+_TENS = ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
 _SCALES = {"hundred": 100, "thousand": 1000, "million": 10**6, "billion": 10**9}
 _WORD_VALUES = {
     **{w: i for i, w in enumerate(_UNITS)},
@@ -22,8 +40,14 @@ _WORD_VALUES = {
     "fourty": 40,
 }
 _WORD = "|".join(sorted([*_WORD_VALUES, *_SCALES], key=len, reverse=True))
+# Words join with a space or a hyphen, and with "and" only after a scale ("three hundred and
+# five"): "twelve, forty-two" and "twelve and forty" are two numbers.
+_AFTER_SCALE = "".join(
+    f"(?<={scale})" if i == 0 else f"|(?<={scale})" for i, scale in enumerate(_SCALES)
+)
 _ENGLISH = re.compile(
-    rf"(?i)(?<![\w-])(?P<minus>minus |negative )?(?:{_WORD})(?:(?:[ -]|,? and |, | a )(?:{_WORD}))*"
+    rf"(?i)(?<![\w-])(?P<minus>minus |negative )?(?:{_WORD})"
+    rf"(?:(?:[ -]|(?:{_AFTER_SCALE}),? and )(?:{_WORD}))*"
     r"(?P<half> and a (?:half|quarter))?(?![\w-])"
 )
 _CJK_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "兩": 2, "三": 3, "四": 4, "五": 5}

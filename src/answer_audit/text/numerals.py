@@ -15,6 +15,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
+import numpy as np
+import numpy.typing as npt
+
 from answer_audit.text.offsets import OffsetMap, nfkc_lower_with_map
 from answer_audit.text.prefilters import guarded
 from answer_audit.text.vocabulary import NUMBER_ANSWER_WORDS
@@ -98,30 +101,56 @@ def prepare(text: str) -> Prepared:
     norm, origin = nfkc_lower_with_map(text)
     if not any(pattern.search(norm) for pattern, _ in _REWRITES):
         return Prepared(norm, origin)
-    starts = list(range(len(norm)))
-    ends = [i + 1 for i in starts]
+    # starts[i], ends[i] - 1: the first and last characters of `norm` (NFKC) that character
+    # i of the rewritten text came from; built with NumPy, one array operation per rewrite
+    starts = np.arange(len(norm))
+    ends = starts + 1
     for pattern, repl in _REWRITES:
-        pieces: list[str] = []
-        new_starts: list[int] = []
-        new_ends: list[int] = []
-        last = 0
-        for m in pattern.finditer(norm):
-            pieces.append(norm[last : m.start()])
-            new_starts += starts[last : m.start()]
-            new_ends += ends[last : m.start()]
-            out = repl(m)
-            pieces.append(out)
-            new_starts += [starts[m.start()]] * len(out)
-            new_ends += [ends[m.end() - 1]] * len(out)
-            last = m.end()
-        pieces.append(norm[last:])
-        new_starts += starts[last:]
-        new_ends += ends[last:]
-        norm, starts, ends = "".join(pieces), new_starts, new_ends
+        matches: list[tuple[int, int, int]] = []
+        rewritten = pattern.sub(_recording(repl, matches), norm)
+        if not matches:
+            continue
+        starts, ends = _rewritten_offsets(len(norm), matches, starts, ends)
+        norm = rewritten
     if origin is None:
         return Prepared(norm, None)
-    spans = [origin.span(s, e) for s, e in zip(starts, ends, strict=True)]
-    return Prepared(norm, OffsetMap([a for a, _ in spans], [b for _, b in spans]))
+    return Prepared(norm, origin.through(starts, ends))
+
+
+def _recording(
+    repl: Callable[[re.Match[str]], str], matches: list[tuple[int, int, int]]
+) -> Callable[[re.Match[str]], str]:
+    """``repl``, noting each match's start, end and the length of what replaced it."""
+
+    def replace(m: re.Match[str]) -> str:
+        out = repl(m)
+        matches.append((m.start(), m.end(), len(out)))
+        return out
+
+    return replace
+
+
+def _rewritten_offsets(
+    size: int,
+    matches: list[tuple[int, int, int]],
+    starts: npt.NDArray[np.int64],
+    ends: npt.NDArray[np.int64],
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """``starts`` and ``ends`` of a text of ``size`` characters after each ``(start, end,
+    length)`` match was replaced by ``length`` characters: a kept character keeps its own, a
+    new one takes the match's first start and last end."""
+    spans = np.array(matches, dtype=np.int64).reshape(-1, 3)
+    first, after, length = spans[:, 0], spans[:, 1], spans[:, 2]
+    # each old character is written `copies` times: once if kept, `length` times for the
+    # first character of a match, never for its other characters
+    inside = np.zeros(size + 1, dtype=np.int64)
+    np.add.at(inside, first + 1, 1)
+    np.add.at(inside, after, -1)
+    copies = 1 - np.cumsum(inside)[:size]
+    copies[first] = length
+    last = np.arange(size)
+    last[first] = after - 1
+    return np.repeat(starts, copies), np.repeat(ends[last], copies)
 
 
 def find_numbers(text: str) -> list[Number]:
@@ -209,6 +238,9 @@ def close_enough(a: Fraction, b: Fraction, rel_tol: float = 0.0) -> bool:
 # ------------------------------------------------------------- the final number
 
 _BOXED = re.compile(r"\\boxed\s*\{")
+# The last match of `_BOXED`, found from the end (its matches cannot overlap: each opens at a
+# backslash and holds no other), not by listing them all: a flood of boxes stays linear.
+_LAST_BOXED = re.compile(r"(?s).*(?:\\boxed\s*\{)")
 _HASHES = re.compile(r"####\s*")
 _TRIGGERS = "|".join(NUMBER_ANSWER_WORDS)
 # The lookahead for the triggers' first characters (case-insensitive like the triggers) lets a
@@ -230,9 +262,9 @@ def final_number(text: str) -> tuple[Number, str] | tuple[None, str]:
     >>> n.canonical, rule
     ('7', 'hash-answer')
     """
-    boxes = list(_BOXED.finditer(text))
-    if boxes:
-        start = boxes[-1].end()
+    last_box = _LAST_BOXED.match(text)
+    if last_box is not None:
+        start = last_box.end()
         inside = text[start : _closing_brace(text, start)]
         numbers = find_numbers(inside)
         if not numbers:
@@ -265,7 +297,13 @@ def final_number(text: str) -> tuple[Number, str] | tuple[None, str]:
 # search: the lookaheads at a match's end see a non-digit, non-`.`, non-`/` either way, and
 # the `\\b` after an exponent differs only before a word character that follows a digit,
 # which is therefore not a barrier.
-_BARRIER = re.compile(r"[^\w\s,./×*\\^{}\-+−$€£¥₹%]|(?<!\d)[^\W\d_xetimscdo]")
+_BARRIER = re.compile(
+    r"[^\w\s,./×*\\^{}\-+−$€£¥₹%]|(?<!\d)[^\W\d_xetimscdo]"
+    # Between two digits, a space holds no match ("d d" is in none: its spaces follow a
+    # currency sign or stand around an operator or before %), nor does a comma followed by
+    # one or two digits (grouping takes three): floods of numbers then find a barrier too.
+    r"|(?<=\d)\s(?=\d)|(?<=\d),(?=\d{1,2}(?!\d))"
+)
 _WINDOW = 512
 
 

@@ -35,6 +35,16 @@ class OffsetMap:
             return start, end
         return int(self._starts[start]), int(self._ends[end - 1])
 
+    def through(
+        self, starts: npt.NDArray[np.integer[Any]], ends: npt.NDArray[np.integer[Any]]
+    ) -> OffsetMap:
+        """The map of a string made from the normalized one, whose character ``i`` came from
+        its characters ``starts[i]`` to ``ends[i] - 1``: ``span`` of character ``i`` is then
+        ``self.span(starts[i], ends[i])``, computed for all at once."""
+        if self._starts is None or self._ends is None:
+            return OffsetMap(starts, ends)
+        return OffsetMap(np.asarray(self._starts)[starts], np.asarray(self._ends)[ends - 1])
+
 
 @lru_cache(maxsize=1 << 16)
 def _piece(chunk: str) -> str:

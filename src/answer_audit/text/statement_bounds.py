@@ -28,7 +28,12 @@ ENGLISH_ANSWER_WORDS = ("final answer", "correct answer", "right answer", "answe
 ANSWER_PREFIX_WORDS = tuple(
     dict.fromkeys(
         w.lower()
-        for w in (*ENGLISH_ANSWER_WORDS, *ANSWER_WORDS, *MORE_ANSWER_WORDS, *DECIMAL_COMMA_ANSWER_WORDS)
+        for w in (
+            *ENGLISH_ANSWER_WORDS,
+            *ANSWER_WORDS,
+            *MORE_ANSWER_WORDS,
+            *DECIMAL_COMMA_ANSWER_WORDS,
+        )
         if w not in _NOT_PREFIXES
     )
 )
@@ -40,18 +45,21 @@ def _spaced(word: str) -> bool:
     return word[0] < "\u0530"
 
 
+_Trie = dict[str, "_Trie"]
+
+
 def trie_pattern(words: list[str]) -> str:
     """An alternation of ``words`` as a trie (``an(?:s|swer)``): a failing position costs one
     character comparison per distinct first letter, not one per word."""
-    trie: dict[str, dict[str, object]] = {}
+    trie: _Trie = {}
     for word in words:
         node = trie
         for ch in word:
-            node = node.setdefault(ch, {})  # type: ignore[assignment]
+            node = node.setdefault(ch, {})
         node[""] = {}
 
-    def build(node: dict[str, object]) -> str:
-        branches = [re.escape(ch) + build(child) for ch, child in sorted(node.items()) if ch]  # type: ignore[arg-type]
+    def build(node: _Trie) -> str:
+        branches = [re.escape(ch) + build(child) for ch, child in sorted(node.items()) if ch]
         if not branches:
             return ""
         body = "|".join(branches)
@@ -67,11 +75,11 @@ _LINK = rf"[ \t*_]*(?:[:：ঃ፡=]|(?:{_COPULA})(?![^\W\d_]))"
 _SPACED = [w for w in ANSWER_PREFIX_WORDS if _spaced(w)]
 _UNSPACED = [w for w in ANSWER_PREFIX_WORDS if not _spaced(w)]
 _SYMBOLS = (
-    r"(?=[\\#<\"])(?:(?P<box>\\(?:boxed|fbox)\s*\{)|(?P<hash>#{4,})|(?P<tag><(?:final_?)?answer>)"
-    r'|(?P<json>"(?:final_?)?answer"\s*:\s*"?))'
+    r"(?P<box>\\(?:boxed|fbox)\s*\{)|(?P<hash>#{4,})|(?P<tag><(?:final_?)?answer>)"
+    r'|(?P<json>"(?:final_?)?answer"\s*:\s*"?)'
 )
 _WORDS = (
-    rf"(?=[{re.escape(''.join(sorted({w[0] for w in _SPACED})))}])(?<![^\W\d_])"
+    rf"(?=[{re.escape(''.join(sorted({w[0] for w in _SPACED})))}])"
     rf"(?P<spaced>{trie_pattern(_SPACED)})s?(?![^\W\d_])[*_]*"
     rf"(?:\s+(?:to|for) (?:the|this|that) (?:question|problem))?(?:{_LINK})+[ \t*_]*"
 )
@@ -80,13 +88,18 @@ _UNSPACED_WORDS = (
     rf"(?P<unspaced>{trie_pattern(_UNSPACED)})(?:{_LINK})*[ \t*_]*"
     rf"|(?P<short>答|답)(?:[ \t*_]*(?:[:：=]|是|为|は|은|는))+[ \t*_]*)"
 )
+# What may stand just before a word that is written with spaces: the word scan only tries
+# the positions after one of these (a word at the very start is tried on its own).
+_BEFORE_WORD = r"[\s*_(\[{<>\"'“”‘’«».,;:!?#|/\\$¿¡-]"
 # The last match of each: `.*` runs to the end and backs off one character at a time, so a
-# scan stops at the last match and costs one class check per character it passes. Three scans
-# (symbols, spaced words, unspaced words), each from the end down to the last match of the one
-# before: the words are only searched after the last box, and only in a text that is not ASCII.
-_LAST_SYMBOL, _LAST_WORD, _LAST_UNSPACED = (
-    re.compile(rf"(?s).*(?P<prefix>{body})") for body in (_SYMBOLS, _WORDS, _UNSPACED_WORDS)
-)
+# scan stops at the last match. Each tail opens with a class (a position whose character is
+# not in it fails at one check), and the symbols' lookbehind steps back onto the character to
+# try them there. Three scans (symbols, spaced words, unspaced words), each from the end down
+# to the last match of the one before; unspaced words only in a text that is not ASCII.
+_LAST_SYMBOL = re.compile(rf'(?s).*[\\#<"](?<=(?=(?P<prefix>{_SYMBOLS}))[\s\S])')
+_LAST_WORD = re.compile(rf"(?s).*{_BEFORE_WORD}(?P<prefix>{_WORDS})")
+_WORD_HERE = re.compile(rf"(?<![^\W\d_])(?P<prefix>{_WORDS})")
+_LAST_UNSPACED = re.compile(rf"(?s).*(?P<prefix>{_UNSPACED_WORDS})")
 _NAMES_THE_ANSWER = re.compile(
     r"\b(?:find|get|check|verify|compute|calculate|know|reach|determine|obtain)\s+"
     r"(?:the|an|our|my|your|this)\s+(?:(?:final|correct|right)\s+)?$"
@@ -146,7 +159,7 @@ def _last_in(lowered_text: str, start: int, end: int) -> re.Match[str] | None:
 
 def _last_word(lowered_text: str, start: int, end: int) -> re.Match[str] | None:
     for _ in range(_MAX_NAMED):
-        m = _LAST_WORD.match(lowered_text, start, end)
+        m = _LAST_WORD.match(lowered_text, start, end) or _WORD_HERE.match(lowered_text, start, end)
         word = m.start("spaced") if m else 0
         if m is None or not _NAMES_THE_ANSWER.search(lowered_text, max(start, word - 40), word):
             return m
@@ -175,6 +188,8 @@ _ABBREVIATION = re.compile(
 )
 _ENUMERATOR = re.compile(r"[ \t]*(?:\d{1,2}[.)]|[-*•])[ \t]+(?=\S)")
 _BLANK = re.compile(r"[ \t*_]*")
+_NONSPACE = re.compile(r"\S")
+_JSON_VALUE_END = re.compile(r'["\n,}]')
 
 
 def prefix_statement(text: str, prefix: AnswerPrefix, end: int) -> Bounds:
@@ -187,14 +202,14 @@ def prefix_statement(text: str, prefix: AnswerPrefix, end: int) -> Bounds:
         close = text.find("</", start, min(end, start + _MAX_BOX))
         return Bounds(start, close if close >= 0 else _line_end(text, start, end))
     if prefix.kind == "json":
-        stop = re.compile(r'["\n,}]').search(text, start, min(end, start + _MAX_STATEMENT))
+        stop = _JSON_VALUE_END.search(text, start, min(end, start + _MAX_STATEMENT))
         return Bounds(start, stop.start() if stop else _line_end(text, start, end))
     line_end = _line_end(text, start, end)
     if _BLANK.fullmatch(text, start, line_end):  # `Answer:` alone on its line
-        following = text[line_end:end]
-        if not following.strip():
+        following = _NONSPACE.search(text, line_end, end)
+        if following is None:
             return Bounds(start, start)
-        start = line_end + len(following) - len(following.lstrip())
+        start = following.start()
         enumerator = _ENUMERATOR.match(text, start, end)  # `Answer:\n1. 540`
         start = enumerator.end() if enumerator else start
     return Bounds(start, sentence_end(text, start, end))
@@ -208,7 +223,9 @@ def sentence_end(text: str, start: int, end: int) -> int:
         m = _TERMINATOR.search(text, pos, limit)
         if m is None:
             return limit
-        if m.group() == "\n" or not _ABBREVIATION.search(text, max(start, m.start() - 8), m.start()):
+        if m.group() == "\n" or not _ABBREVIATION.search(
+            text, max(start, m.start() - 8), m.start()
+        ):
             return m.start()
         pos = m.end()
 
@@ -244,6 +261,7 @@ _ASIDE = re.compile(
     r"|^\s*\((?=[^)]*[^\W\d_]{2})[^)]*\)?\W*$"  # a remark in parentheses
 )
 _MAX_ASIDES = 4
+_LAST_NONSPACE = re.compile(r"(?s).*\S")
 
 
 def final_sentence(text: str, start: int, end: int) -> Bounds | None:
@@ -262,8 +280,9 @@ def final_sentence(text: str, start: int, end: int) -> Bounds | None:
         if not _ASIDE.search(sentence) and text[bounds.end : bounds.end + 1] != "?":
             return bounds
         limit = bounds.start
-    if found is None and text[start:end].strip():
-        return _sentence_around(text, start, end, len(text[:end].rstrip()) - 1)
+    if found is None:
+        last = _LAST_NONSPACE.match(text, start, end)  # no digit: the last sentence, for words
+        return None if last is None else _sentence_around(text, start, end, last.end() - 1)
     return found
 
 

@@ -97,7 +97,9 @@ NUMBER_ANSWER_WORDS = (
 # patterns that open a line are one alternation: each of their matches starts a line and ends
 # on it, so the earliest match of the alternation is the earliest of any of them, found in one
 # scan instead of one per pattern.
-_V3_LINE_ROLES = tuple(p.removeprefix(LINE_START) for p in TURN_PATTERNS if p.startswith(LINE_START))
+_V3_LINE_ROLES = tuple(
+    p.removeprefix(LINE_START) for p in TURN_PATTERNS if p.startswith(LINE_START)
+)
 TURN_PATTERNS_V4 = (
     *(p for p in TURN_PATTERNS if not p.startswith(LINE_START)),
     r"</s>",
@@ -121,10 +123,16 @@ TURN_PATTERN_KEYWORDS_V4 = (
     "student", "teacher", "</s>", "用户", "助手", "系统", "ユーザー", "アシスタント", "사용자",
     "어시스턴트",
 )  # fmt: skip
+# The word for "question" in other languages, as a new question opens with it (`Frage:`, `问题：`).
+QUESTION_WORDS_V4 = (
+    "next question", "frage", "pregunta", "pergunta", "domanda", "swali", "pertanyaan", "soal",
+    "вопрос", "soru", "câu hỏi", "问题", "問題", "题目", "質問", "질문", "প্রশ্ন", "प्रश्न", "السؤال",
+    "سؤال",
+)  # fmt: skip
 # A new question at a line start, as one alternation (see above): freeform/v3's (`Question:`,
-# `Q:`), a numbered question header (`## Question 3`), and the word for "question" in other
-# languages. (Not after a sentence on the same line: prompt-like junk often reads "...
-# Question: <another question>" before the model answers the one it was asked.)
+# `Q:`), a numbered question header (`## Question 3`), and `QUESTION_WORDS_V4`. (Not after a
+# sentence on the same line: prompt-like junk often reads "... Question: <another question>"
+# before the model answers the one it was asked.)
 QUESTION_PATTERNS_V4 = (
     LINE_START
     + "(?:"
@@ -132,9 +140,8 @@ QUESTION_PATTERNS_V4 = (
         (
             *(p.removeprefix(LINE_START) for p in QUESTION_PATTERNS),
             r"(?i:question|q)[ \t]*\d+[ \t*_]*$",
-            r"(?i:next question|frage|pregunta|pergunta|domanda|swali|pertanyaan|soal|вопрос"
-            r"|soru|câu hỏi)[ \t]*\d*[ \t*_]*[:：.)]",
-            r"(?:问题|問題|题目|質問|질문|প্রশ্ন|प्रश्न|سؤال|السؤال)[ \t]*\d*[ \t*_]*[:：.)]",
+            "(?i:" + "|".join(sorted(QUESTION_WORDS_V4, key=len, reverse=True)) + ")"
+            r"[ \t]*\d*[ \t*_]*[:：.)]",
         )
     )
     + ")",
@@ -188,6 +195,13 @@ CHAT_TEMPLATE_TOKENS = (
 
 # ------------------------------------------------------- number/v2: answer prefixes, locale
 
+# A next problem at a line start, as few-shot math prompts write it (Minerva's "Problem:" /
+# "Solution:", an exercise header): number/v2 ends the answer there, as at a new question.
+NEXT_PROBLEM_PATTERNS = (
+    LINE_START
+    + r"(?i:problem|exercise|aufgabe|exercice|ejercicio|problema|esercizio|задача)[ \t]*\d*"
+    r"[ \t*_]*[:：.)]",
+)
 # The verbs and copulas between the word for "answer" and the value (`The answer is 12`,
 # `Die Antwort lautet 12`, `答案是12`, `উত্তর হল 12`), besides a colon or `=`.
 ANSWER_COPULAS = (

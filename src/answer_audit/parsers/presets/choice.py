@@ -5,11 +5,13 @@ each extracts); ``choice/answer-colon-first`` and ``choice/letter-boundary`` mim
 evaluation-framework conventions, for comparison in `make accuracy`, `diff` and audits.
 
 Every pattern runs on NFKC-normalized, lowercased text; ``{L}`` is the choice letters and
-``{D}`` the digit range.
+``{D}`` the digit range (``choice/v5`` adds ``{T}``, ``{K}``, ``{W}``, ``{A}``: `choice_script`).
+The module is data, one block per version, hence its length.
 """
 
 from __future__ import annotations
 
+import itertools
 import unicodedata
 
 from answer_audit.parsers.choice import ChoicePreset
@@ -206,18 +208,88 @@ def _nfkc(parts: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(unicodedata.normalize("NFKC", p).lower() for p in parts))
 
 
-_V5_TRIGGERS = (
-    *_nfkc((*ANSWER_WORDS, *MORE_ANSWER_WORDS)),
-    *_TRIGGERS[1:],
-    r"(?:correct|right|best|final) (?:option|choice|letter|pick|selection|alternative|one)",
-    r"(?:option|choice|alternative|alternativa|opción|opção|opzione|pilihan|chaguo|şık|вариант"
-    r"|варіант)\s+(?:correct[ae]?|correcto|corretta|correta|correcte|juste|richtige|benar|right"
-    r"|best|sahihi|doğru|правильный|правильний)",
-    r"i(?: would| will|'d|’d|'ll|’ll| shall| am going to| can only|) (?:choose|pick|select"
-    r"|go with|go for|stay with|stick with|opt for|settle on)",
-    r"my (?:final )?(?:pick|selection|vote)",
-    r"सही विकल्प|সঠিক বিকল্প|الخيار الصحيح|doğru şık",
-    r"\\(?:boxed|fbox|framebox)\{",
+def _phrases(*parts: tuple[str, ...]) -> tuple[str, ...]:
+    """Every phrase made of one item of each part, in order ("correct " + "option", ...)."""
+    return tuple("".join(words) for words in itertools.product(*parts))
+
+
+# Phrases after which a choice is given, all literal (the engine reads them as one trie).
+_V5_TRIGGERS = _nfkc(
+    (
+        *ANSWER_WORDS,
+        *MORE_ANSWER_WORDS,
+        *("答复", "答は", "解は", "而是", "故选", "应选", "选项", "选择", "我选", "誤りは"),
+        *_phrases(("正しい", "誤っている", "適切な", "該当する"), ("選択肢", "もの", "の")),
+        "誤りのものは",
+        *_phrases(
+            ("correct ", "right ", "best ", "final "),
+            ("option", "choice", "letter", "pick", "selection", "alternative", "one"),
+        ),
+        *_phrases(
+            (
+                "option ",
+                "choice ",
+                "alternative ",
+                "alternativa ",
+                "opción ",
+                "opção ",
+                "opzione ",
+                "pilihan ",
+                "chaguo ",
+                "şık ",
+                "вариант ",
+                "варіант ",
+            ),
+            (
+                "correct",
+                "correcta",
+                "correcto",
+                "corretta",
+                "correta",
+                "correcte",
+                "juste",
+                "richtige",
+                "benar",
+                "right",
+                "best",
+                "sahihi",
+                "doğru",
+                "правильный",
+                "правильний",
+            ),
+        ),
+        *_phrases(
+            (
+                "i would ",
+                "i will ",
+                "i'd ",
+                "i’d ",
+                "i'll ",
+                "i’ll ",
+                "i shall ",
+                "i am going to ",
+                "i can only ",
+                "i ",
+            ),
+            (
+                "choose",
+                "pick",
+                "select",
+                "go with",
+                "go for",
+                "stay with",
+                "stick with",
+                "opt for",
+                "settle on",
+            ),
+        ),
+        *_phrases(("my ", "my final "), ("choice", "pick", "selection", "vote")),
+        *_phrases(("i'd ", "i’d ", "i would "), ("say", "guess")),
+        *("final:", "final :"),
+        *_phrases(("is ", "as ", "in "), ("option", "choice")),
+        *("답변", "lösung", "jawabannya", "اجابة", "सही विकल्प", "সঠিক বিকল্প", "الخيار الصحيح"),
+        *("doğru şık", "\\boxed{", "\\fbox{", "\\framebox{"),
+    )
 )
 _V5_AFTER_TRIGGER = (
     r"(?:\s+(?:correct[ae]?|correcto|corretta|correta|correcte|final[e]?|sahihi|yang benar"
@@ -248,8 +320,11 @@ _NOT_FORMULA = r"(?!\s*(?:[=+^×·]|\\(?:times|cdot|frac)))"
 _V5_TRIGGER = "{TRIGGER}" + _V5_AFTER_TRIGGER
 _V5_ANSWER_STATEMENT = _V5_TRIGGER + _V5_GAP + _V5_WRAP + "{T}" + _NOT_FORMULA
 _V5_CHOICE_THEN_VERDICT = (
-    r"(?<![{W}])(?:option\s*|choice\s*|letter\s*|選択肢|选项)?[(（]?([{K}])[)）]?\s*"
-    r"(?:is (?:the )?(?:correct|right|best|better|true)(?: answer| option| choice| one)?(?![a-z])"
+    r"(?<![{W}])(?:選択肢|选项)?[(（]?([{K}])"
+    # what can follow (one class check: most tokens are followed by none of these)
+    r"(?=[)）]?\s*[i,:\-–がを项選选是正符当가이eèbnसসهصяпвdđ])[)）]?+\s*+"
+    r"(?:is (?:the )?(?:(?:most|clearly|definitely) )?(?:correct|right|best|better|true"
+    r"|appropriate|accurate|suitable|valid)(?: answer| option| choice| one)?(?![a-z])"
     r"|is the (?:answer|one)\b|,? which is (?:the )?(?:correct |right )?answer"
     r"|\s*[:：\-–]\s*(?:正しい|正解|correct|right|true)(?!か|とは|とも|と言|可能|よう|場合|[a-z])"
     r"|が(?:正しい|正解)(?!か|とは|とも|と言|と思|可能|よう|場合)|を選(?:択|び|ぶ)"
@@ -264,7 +339,7 @@ _V5_CONCLUDING = (
     r"|after all|in conclusion|in summary|overall|ultimately|finally|in short|in the end"
     r"|to conclude|all things considered)[ ,]+|したがって[、,]?\s*|よって[、,]?\s*|所以|因此|故|即)"
     r"(?:(?:[a-z]{2,}ly|definitely|surely)[ ,]+)*(?:option\s+|choice\s+|the\s+)?[(（*]*{T}[)）*]*"
-    r"(?=\s*[.!。！]?\s*(?:\n|$))"
+    r"(?=[ \t]*+[.!。！]?[ \t]*+(?:\n|$))"
 )
 # Elimination that names the one option left ("rules out C, leaving D").
 _V5_LEFT = (
@@ -282,12 +357,17 @@ _V5_CONTINUATION = (
 )
 # As _SUBJECT, but "B is the better answer" is a verdict, not a sentence about B.
 _V5_SUBJECT = (
-    r"\s+(?:is|was|seems|looks|would|could|might|may|can|has|had|does|did|gives|states|says"
-    r"|describes|refers|means|matches|fits|confuses|ignores|uses|reverses)\s+(?!correct|right"
-    r"|true|the (?:[a-z]+ )?(?:answer|option|choice|one)\b)",
+    r"(?:is|was|seems|looks|would|could|might|may|can|has|had|does|did|gives|states|says"
+    r"|describes|refers|means|matches|fits|confuses|ignores|uses|reverses)\s+(?!(?:the )?"
+    r"(?:(?:most|clearly|definitely) )?(?:correct|right|best|better|true|appropriate"
+    r"|accurate|suitable|valid)|the (?:[a-z]+ )?(?:answer|option|choice|one)\b)",
 )
 # A position in words, then a verdict ("The second option is correct").
-_V5_ORDINAL_VERDICT = r"\bthe {T} (?:is|seems to be) (?:the )?(?:correct|right|best|true)\b"
+_V5_ORDINAL_VERDICT = (
+    r"\bthe ((?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last)"
+    r"\s+(?:option|choice|alternative|answer|one)) (?:is|seems to be) (?:the )?"
+    r"(?:correct|right|best|true)\b"
+)
 _V5_NEGATIONS = (
     *_NEGATIONS,
     r"(?:is|was) (?:false|eliminated|ruled out)|can be (?:ruled out|eliminated)",
@@ -295,7 +375,7 @@ _V5_NEGATIONS = (
 )
 _V5_EXAMPLE_CUES = (
     *_EXAMPLE_CUES,
-    r"\b(?:say|suppose|assume|imagine|hypothetically)\b|譬如|假设",
+    r"\b(?:suppose|assume|imagine|hypothetically)\b|譬如|假设",
     # someone else's answer ("The user thinks the answer is C")
     r"\b(?:user|student|someone|somebody|they|he|she|you|people|others|many|critics|the author)"
     r"\s+(?:[a-z']+\s+){0,2}?(?:think|thinks|thought|believe|believes|believed|say|says|said"
@@ -307,7 +387,9 @@ _V5_CONDITIONALS = (
     r"|假如|如果|もし|만약",
 )
 _V5_DOUBTS = (
-    r"(?:\bor\b|\bmaybe\b|\bperhaps\b|\bpossibly\b|could it be|what about|or is it|还是|或者|也许"
+    # "or" opening a clause ("Hmm, or D?"), not between two options ("Why not A or C?")
+    r"(?:(?<![a-z0-9)）] )(?<![a-z0-9])or\b|\bmaybe\b|\bperhaps\b|\bpossibly\b|could it be"
+    r"|what about|or is it|还是|或者|也许"
     r"|或许)[^.!?\n]{0,24}?{T}[)）\]*_]*\s*[?？]",
 )
 _V5_NEXT_QUESTION = (
@@ -315,32 +397,36 @@ _V5_NEXT_QUESTION = (
     r"(?:problem|exercise|task)\s*\d+\s*[:.)：]|next question",
     r"(?:вопрос|soru|câu hỏi|σερώτηση|ερώτηση)\s*\d*\s*[:：]",
     # a question followed by a fresh list of options
-    r"[^\n?？]*[?？][ \t]*(?:\n[ \t]*)?[(\[]?[{A}][)\].:][^\n]{0,300}?(?:\n[ \t]*|[ \t]+)"
+    r"[^\n?？]*+[?？][ \t]*(?:\n[ \t]*)?[(\[]?[{A}][)\].:][^\n]{0,300}?(?:\n[ \t]*|[ \t]+)"
     r"[(\[]?[{A}][)\].:]",
 )
 _V5_MASKS = (
-    *_MASKS[:2],
+    _MASKS[0],
+    r"第\s*[0-9_]+",
+    r"[条の]\s*([0-9_]+)",  # a mask with a group blanks the group only
     r"(?<![{W}])[{K}](?:\s*(?:,|、|/|・|or|および|及び|または|か)\s*[{K}](?![{W}])){2,}",
     *_MASKS[3:],
     # LaTeX that only wraps what it holds (\boxed and \fbox are answer statements of their own)
     r"\\(?:text(?:bf|it|rm|tt|sf|normal)?|math(?:bf|rm|it|sf|tt|bb|cal|normal)|bm|boldsymbol"
-    r"|emph|underline|textsc|operatorname)\s*\{|\\(?:rm|bf|it|tt|displaystyle)\b|\\[()\[\]]|\$+"
-    r"|(?<!\\boxed)(?<!\\fbox)\{|\}",
+    r"|emph|underline|textsc|operatorname)\s*\{|\\(?:rm|bf|it|tt|displaystyle)\b|\\[()\[\]]",
+    r"\$+|(?<!\\boxed)(?<!\\fbox)\{|\}",
     # the chain-of-thought prompt's own opening, echoed ("A: Let's think step by step.")
     r"let['’]?s think step by step\.?",
 )
 _ROLES = "|".join(r for r in _nfkc(CHOICE_TURN_ROLES) if r != "h")
 _REPLIES = "|".join(_nfkc(CHOICE_REPLY_ROLES))
+# Where an invented turn starts (searched in the text with a newline put in front, so that a
+# pattern led by "\n" finds a line start by `re`'s fast scan for one character).
 _V5_TURNS = (
-    rf"^[ \t>*_#]*(?:{_ROLES})[ \t*_]*(?:[:：]|$)",
-    r"^[ \t>*_#]*h[ \t]*:[ \t]+(?=[^\W\d_])",
+    rf"\n[ \t>*_#]*(?:{_ROLES})[ \t*_]*(?:[:：]|(?=\n|\Z))",
+    r"\n[ \t>*_#]*h[ \t]*:[ \t]+(?=[^\W\d_])",
     r"(?<=[.!?] )(?:user|human):",
-    r"^[ \t]*#{2,}[ \t]*(?:instruction|input|human|user)\b",
+    r"\n[ \t]*#{2,}[ \t]*(?:instruction|input|human|user)\b",
     *CHAT_TEMPLATE_TOKENS,
 )
 _V5_REPLIES = (
-    rf"^[ \t>*_#]*(?:{_REPLIES})[ \t*_]*(?:[:：]|$)",
-    r"^[ \t]*#{2,}[ \t]*(?:response|assistant)\b",
+    rf"\n[ \t>*_#]*(?:{_REPLIES})[ \t*_]*(?:[:：]|(?=\n|\Z))",
+    r"\n[ \t]*#{2,}[ \t]*(?:response|assistant)\b",
 )
 
 CHOICE_V5 = ChoicePreset(
@@ -353,11 +439,10 @@ CHOICE_V5 = ChoicePreset(
                 _V5_ANSWER_STATEMENT,
                 _V5_CHOICE_THEN_VERDICT,
                 _V5_ORDINAL_VERDICT,
-                _V5_CONCLUDING,
                 _V5_LEFT,
-                _V5_LABEL_LINE,
                 _V5_CONTINUATION,
             ),
+            line_final=(_V5_CONCLUDING, _V5_LABEL_LINE),
             triggers=_V5_TRIGGERS,
             negations=_V5_SUBJECT + _V5_NEGATIONS,
             ignore=_V5_EXAMPLE_CUES,

@@ -2,7 +2,8 @@
 
 Older versions stay available so past results can be reproduced; these are the ones defaults
 and examples use (`answer-audit explain`, the README). The figures come from `make accuracy`
-(benchmarks/accuracy.py) on the held-out splits of tests/labels, and a test recomputes them.
+(benchmarks/accuracy.py) on the held-out splits of tests/labels (`--held-out` for the broad
+corpus), and a test recomputes the choice and free-form ones.
 """
 
 from __future__ import annotations
@@ -42,8 +43,18 @@ RECOMMENDED: Mapping[str, Recommendation] = MappingProxyType(
                 "v3",
                 "96.8% of 371 held-out conformity cases",
             ),
-            Recommendation("number", "number/v1", "numeric", "no human-labelled held-out set yet"),
-            Recommendation("json", "json/isup_grade", "v1", "no human-labelled held-out set yet"),
+            Recommendation(
+                "number",
+                "number/v2",
+                "numeric",
+                "98.4% of 123 held-out corpus cases (number/v1 77.2%)",
+            ),
+            Recommendation(
+                "json",
+                "json/isup_grade/v2",
+                "v1",
+                "no human-labelled set yet; reads all v1 reads, and JSON as models write it",
+            ),
         )
     }
 )

@@ -15,6 +15,7 @@ from answer_audit.analysis.diff_result import (
 )
 from answer_audit.report.html import charts, environment, mark_spans
 from answer_audit.report.html.conclusions import conclusions_context
+from answer_audit.report.value_changes import changes_context
 
 ALPHA = 0.05
 
@@ -62,6 +63,9 @@ def diff_context(d: DiffResult, *, generated_at: str, max_rows: int) -> dict[str
         "confusion": None
         if d.confusion is None
         else charts.heat_table(d.confusion.labels, d.confusion.matrix),
+        "changes": None
+        if d.confusion is not None or d.value_changes is None or not d.value_changes.changed
+        else changes_context(d.value_changes, "A", "B"),
         "group_by": names,
         "groups": [_group(g) for g in d.groups],
         "rule_pairs": _rule_pairs(d.rule_pairs),

@@ -16,6 +16,7 @@ from answer_audit.analysis.stats import holm, paired_delta_ci_counts
 from answer_audit.report.html import charts, environment
 from answer_audit.report.html.conclusions import conclusions_context
 from answer_audit.report.markdown.rescore import SIDES, sides, stored_label_text
+from answer_audit.report.value_changes import changes_context
 from answer_audit.schemes.kinds import KINDS
 
 ALPHA = 0.05
@@ -71,6 +72,9 @@ def rescore_context(result: RescoreResult, *, generated_at: str) -> dict[str, An
         "confusion": None
         if result.confusion is None
         else charts.heat_table(result.confusion.labels, result.confusion.matrix),
+        "changes": None
+        if result.confusion is not None or result.value_changes is None
+        else changes_context(result.value_changes, "stored", "rescored"),
         "notes": list(result.notes),
         "delta_axis": charts.axis(delta, "pp"),
         "percent_axis": charts.axis(charts.percent_scale(), "%"),

@@ -5,7 +5,7 @@ from __future__ import annotations
 from answer_audit.analysis.diff_result import DiffGroup, DiffResult, DisagreementSide
 from answer_audit.report.markdown.audit import pval
 from answer_audit.report.markdown.conclusions import conclusions_markdown
-from answer_audit.report.markdown.rescore import pct
+from answer_audit.report.markdown.rescore import changes_markdown, pct
 from answer_audit.report.markdown.safe import cell, fence, table
 
 
@@ -67,7 +67,9 @@ def render_diff_markdown(d: DiffResult, *, max_rows: int = 50, generated_at: str
 
 def _confusion(d: DiffResult) -> list[str]:
     if d.confusion is None:
-        return []
+        if d.value_changes is None or not d.value_changes.changed:
+            return []
+        return ["## Changed values", "", *changes_markdown(d.value_changes, "A", "B")]
     labels = d.confusion.labels
     rows = [[label, *counts] for label, counts in zip(labels, d.confusion.matrix, strict=True)]
     return ["## Confusion of extracted values", "", "Rows: A; columns: B.", "",

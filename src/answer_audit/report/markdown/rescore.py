@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from answer_audit.analysis.incidence import ValueChanges
 from answer_audit.analysis.metrics import Bootstrap, Metrics
 from answer_audit.analysis.rescore_result import (
     Comparison,
@@ -12,6 +13,7 @@ from answer_audit.analysis.rescore_result import (
 from answer_audit.report.markdown.audit import pval
 from answer_audit.report.markdown.conclusions import conclusions_markdown
 from answer_audit.report.markdown.safe import OwnMarkdown, cell, table
+from answer_audit.report.value_changes import change_rows, changes_caption
 from answer_audit.schemes.kinds import KINDS
 
 SIDES = ("stored", "rescored")
@@ -192,7 +194,10 @@ def _incidence(r: RescoreResult) -> list[str]:
 
 def _confusion(r: RescoreResult) -> list[str]:
     if r.confusion is None:
-        return []
+        if r.value_changes is None:
+            return []
+        return ["## Stored vs rescored values", "",
+                *changes_markdown(r.value_changes, "stored", "rescored")]  # fmt: skip
     labels = r.confusion.labels
     rows = [[label, *counts] for label, counts in zip(labels, r.confusion.matrix, strict=True)]
     return [
@@ -203,6 +208,15 @@ def _confusion(r: RescoreResult) -> list[str]:
         table(["stored \\ rescored", *labels], rows),
         "",
     ]
+
+
+def changes_markdown(changes: ValueChanges, rows_name: str, columns_name: str) -> list[str]:
+    """The most frequent value changes as a caption and a table (`report.value_changes`)."""
+    out = [changes_caption(changes, rows_name, columns_name), ""]
+    if changes.top:
+        header = [f"{rows_name} value", f"{columns_name} value", "rows"]
+        out += [table(header, change_rows(changes)), ""]
+    return out
 
 
 def _notes(r: RescoreResult) -> list[str]:
