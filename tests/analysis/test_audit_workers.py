@@ -49,6 +49,6 @@ def test_slices_in_workers_give_the_one_process_report(
 
 
 def test_slice_sizes_share_one_process_slice_among_the_workers() -> None:
-    assert slice_rows(100_000, 2) == 50_000
+    assert slice_rows(100_000, 2) == 25_000
     assert slice_rows(100_000, 64) == MIN_SLICE_ROWS
     assert slice_rows(7, 2) == 7

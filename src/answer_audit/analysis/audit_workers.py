@@ -6,7 +6,7 @@ The parent reads the slices (from memory or from the inputs) and hands out a few
 (`schemes.parallel.map_ordered`), so it holds that many slices, not the table; every scheme of
 a slice runs in its worker, one Polars thread each, so the work spreads over the cores instead
 of funnelling through the parent. Slices are smaller than a one-process slice (`slice_rows`):
-each worker holds one, and all of them together about what one process would.
+all the slices held at once come to about what one process holds.
 """
 
 from __future__ import annotations
@@ -28,9 +28,11 @@ MIN_SLICE_ROWS = 10_000  # below this, a slice's fixed costs outweigh its rows
 
 
 def slice_rows(chunk_rows: int, workers: int) -> int:
-    """Rows per slice with ``workers`` workers: a one-process slice (``chunk_rows``) shared
-    among them, down to `MIN_SLICE_ROWS`. A table of one such slice is audited in-process."""
-    return min(chunk_rows, max(MIN_SLICE_ROWS, chunk_rows // workers))
+    """Rows per slice with ``workers`` workers: each worker holds one slice and the parent one
+    more per worker (handed out, not yet done), so a one-process slice (``chunk_rows``) is
+    shared among twice as many, down to `MIN_SLICE_ROWS`. A table of one such slice is audited
+    in-process."""
+    return min(chunk_rows, max(MIN_SLICE_ROWS, chunk_rows // (2 * workers)))
 
 
 def partials_in_workers(

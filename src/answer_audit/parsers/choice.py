@@ -215,6 +215,8 @@ def _compile_scripts(preset: ChoicePreset, choices: str) -> _Compiled:
     def expand(pattern: str) -> re.Pattern[str]:
         for key, value in fill.items():
             pattern = pattern.replace(key, value)
+        if preset.user_patterns:  # a preset file based on choice/v5: its patterns are timed
+            return compile_user_pattern(pattern)  # type: ignore[return-value]  # same interface
         return guarded(re.compile(pattern))
 
     steps = tuple((s, tuple(expand(p) for p in s.patterns)) for s in preset.steps)

@@ -25,15 +25,20 @@ from answer_audit.sources.csvfmt import (
     reject_duplicate_headers,
 )
 from answer_audit.sources.decode import decode_utf8, reject_binary, reject_wide_encodings
-from answer_audit.sources.file_bytes import FileBytes, Offsets, record_blocks
+from answer_audit.sources.file_bytes import (
+    FileBytes,
+    Offsets,
+    changed_while_read,
+    record_blocks,
+)
 from answer_audit.table.errors import SourceError
 
 _BOM = b"\xef\xbb\xbf"
 
 
 class Unparsed(Exception):
-    """Polars could not parse a block, and no line longer than the header says why: the
-    whole read gives its own message."""
+    """Polars could not parse some records (`read_blocks` then looks for the reason a whole
+    read gives)."""
 
 
 @dataclass(frozen=True)
@@ -67,10 +72,7 @@ class CsvIndex:
         for a, b in record_blocks(self.starts, lo, hi):
             frame = self.read(a, b, columns)[0]
             if frame.height != b - a:
-                raise SourceError(
-                    f"{self.content.path}: {b - a} rows asked, {frame.height} read; was an input "
-                    "changed while it was read? Run again on a copy that stays put"
-                )
+                raise changed_while_read(self.content.path, b - a, frame.height)
             frames.append(frame)
         return pl.concat(frames, how="vertical") if frames else self.read(lo, lo, columns)[0]
 

@@ -62,6 +62,14 @@ def seekable_copy(path: Path, stack: ExitStack) -> Path:
     return copy
 
 
+def changed_while_read(path: Path, asked: int, read: int) -> SourceError:
+    """The error for a read that found other rows than the index noted."""
+    return SourceError(
+        f"{path}: {asked} rows asked, {read} read; was an input changed while it was read? "
+        "Run again on a copy that stays put"
+    )
+
+
 @dataclass(frozen=True)
 class FileBytes:
     """The bytes of ``file`` (the input, or its copy) as they were when indexed: a read after

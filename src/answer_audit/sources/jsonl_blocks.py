@@ -26,7 +26,12 @@ from answer_audit.sources.decode import (
     reject_wide_encodings,
     unreadable,
 )
-from answer_audit.sources.file_bytes import FileBytes, Offsets, record_blocks
+from answer_audit.sources.file_bytes import (
+    FileBytes,
+    Offsets,
+    changed_while_read,
+    record_blocks,
+)
 from answer_audit.sources.jsonfmt import (
     may_hold_surrogates,
     parse_jsonl,
@@ -148,8 +153,5 @@ class JsonlRecords:
         if may_hold_surrogates(text):
             replace_surrogates(records)
         if len(records) != expected:
-            raise SourceError(
-                f"{self.content.path}: {expected} records asked, {len(records)} read; was an "
-                "input changed while it was read? Run again on a copy that stays put"
-            )
+            raise changed_while_read(self.content.path, expected, len(records))
         return frame_with_dtypes(records, self.dtypes)

@@ -18,7 +18,7 @@ from answer_audit.sources.columns import RecordFrames
 from answer_audit.sources.csv_blocks import CsvIndex, Unparsed, index_csv, read_blocks
 from answer_audit.sources.csvfmt import separator_note
 from answer_audit.sources.decode import compression
-from answer_audit.sources.file_bytes import FileBytes, seekable_copy
+from answer_audit.sources.file_bytes import FileBytes, changed_while_read, seekable_copy
 from answer_audit.sources.jsonl_blocks import JsonlRecords, scan_jsonl
 from answer_audit.table.canonical import ColumnMap, canonical_texts, text_sources
 from answer_audit.table.errors import SourceError, first_line
@@ -76,10 +76,7 @@ def stream_jsonl(
 def _canonical(frame: pl.DataFrame, expected: int, cmap: ColumnMap, path: Path) -> pl.DataFrame:
     """The canonical text columns of ``expected`` rows read from the file."""
     if frame.height != expected:
-        raise SourceError(
-            f"{path}: {expected} rows asked, {frame.height} read; was an input changed while "
-            "it was read? Run again on a copy that stays put"
-        )
+        raise changed_while_read(path, expected, frame.height)
     return pl.DataFrame(list(canonical_texts(frame, cmap, str(path)).values()))
 
 
