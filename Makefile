@@ -55,7 +55,7 @@ bench-full: $(STAMP)
 
 # The property tests with 100,000 examples per function (the default run uses 100).
 fuzz: $(STAMP)
-	HYPOTHESIS_PROFILE=fuzz $(BIN)/pytest tests/test_properties.py -q
+	HYPOTHESIS_PROFILE=fuzz $(BIN)/pytest tests/test_properties.py
 
 # Agreement of every preset with the human labels in tests/labels (dev and held-out test split).
 accuracy: $(STAMP)

@@ -247,7 +247,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, help="also write the cells as JSON")
     parser.add_argument("--real", type=Path, default=REAL, help="the real data folder")
     parser.add_argument(
-        "--held-out", action="store_true", help="also score the corpus's held-out (test) split"
+        "--held-out",
+        action="store_true",
+        help="also score the corpus's held-out splits (test, and fresh where a corpus has it)",
     )
     parser.add_argument("--by", choices=("source", "shape"), default="source")
     parser.add_argument("--misses", metavar="READER", help="list the corpus cases READER misses")
@@ -264,6 +266,8 @@ def main(argv: list[str] | None = None) -> int:
         cells = score(items, splits)
         print(markdown_table(cells))
     corpus_splits = tuple(s for s in splits if s == "dev" or args.held_out)
+    if args.held_out and args.split != "dev":
+        corpus_splits += ("fresh",)  # the fresh held-out files, where a corpus has one
     if "test" in splits and not args.held_out:
         print("note: the corpus's held-out split is shown only with --held-out", file=sys.stderr)
     tallies = print_corpus(corpus_splits, args.by, args.misses)

@@ -65,9 +65,16 @@ def corpus_path(corpus: str, labels: Path = LABELS) -> Path:
     return labels / f"corpus_{corpus}.jsonl"
 
 
+def fresh_path(corpus: str, labels: Path = LABELS) -> Path:
+    """The fresh held-out file of one corpus (split ``fresh``), where there is one: outputs
+    written and labelled without sight of any parser, scored once at the end."""
+    return labels / f"corpus_{corpus}_fresh.jsonl"
+
+
 def load_cases(corpus: str, labels: Path = LABELS) -> list[Case]:
-    """Every case of one corpus, in file order."""
-    lines = corpus_path(corpus, labels).read_text(encoding="utf-8").splitlines()
+    """Every case of one corpus, in file order, then its fresh held-out cases."""
+    paths = [corpus_path(corpus, labels), fresh_path(corpus, labels)]
+    lines = [line for p in paths if p.exists() for line in p.read_text("utf-8").splitlines()]
     return [_case(corpus, json.loads(line)) for line in lines if line.strip()]
 
 

@@ -4,6 +4,7 @@
     python benchmarks/memory.py --rows 200000     # any size
     python benchmarks/memory.py --compressed      # also .csv.gz and .jsonl.gz
     python benchmarks/memory.py --skip-rescore --skip-speedup
+    python benchmarks/memory.py --skip-memory --repeat 3   # the speed-up alone
 
 The rows are `generate.py`'s, written once per format beside the Parquet file (benchmarks/data).
 Each command runs in a fresh interpreter (`run.py --child cli`), which reports its own peak RSS
@@ -71,6 +72,13 @@ def inputs(n: int, seed: int, compressed: bool) -> dict[str, list[str]]:
             "run folders": ["--runs-dir", str(runs), "--metadata", str(metadata)]}  # fmt: skip
 
 
+def input_bytes(path: Path) -> int:
+    """The bytes of an input file, or of the run databases in a folder (0 for a flag)."""
+    if path.is_dir():
+        return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
+    return path.stat().st_size if path.is_file() else 0
+
+
 def measure(command: str, args: list[str], tmp: Path, workers: int | None = None) -> dict[str, Any]:
     """One command in a fresh interpreter: seconds, CPU seconds and peak RSS (MB)."""
     extra = [] if workers is None else ["--workers", str(workers)]
@@ -89,14 +97,16 @@ def measure_all(args: argparse.Namespace) -> dict[str, Any]:
     report.update(package=run.package_source(), lines=[], speedup=None)
     with tempfile.TemporaryDirectory(prefix="answer-audit-bench-") as folder:
         tmp = Path(folder)
-        commands = ["audit"] if args.skip_rescore else ["audit", "rescore"]
+        commands = (
+            [] if args.skip_memory else ["audit"] if args.skip_rescore else ["audit", "rescore"]
+        )
         for command in commands:
             for name, source in sources.items():
                 if command == "rescore" and name == "run folders":
                     continue  # rescore reads files
                 rescore = ["-p", "freeform/v3"] if command == "rescore" else []
                 found = measure(command, [*source, *rescore], tmp)
-                size = sum(Path(p).stat().st_size for p in source if Path(p).is_file())
+                size = sum(input_bytes(Path(p)) for p in source)
                 report["lines"].append(
                     {"command": command, "input": name, "mb": size / 1e6, **found}
                 )
@@ -168,10 +178,11 @@ def verdicts(report: dict[str, Any]) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--rows", type=int, default=FULL_ROWS)
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--rows", type=int, default=FULL_ROWS, help="rows (default 1M)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the generated rows")
     parser.add_argument("--compressed", action="store_true", help="also .csv.gz and .jsonl.gz")
     parser.add_argument("--skip-rescore", action="store_true", help="audit lines only")
+    parser.add_argument("--skip-memory", action="store_true", help="the speed-up alone")
     parser.add_argument("--skip-speedup", action="store_true", help="no 1-vs-2-worker runs")
     parser.add_argument("--repeat", type=int, default=2, help="runs per worker count")
     parser.add_argument("--json", help="also write the measurements as JSON here")

@@ -17,3 +17,10 @@ UNIT_PIECES = st.sampled_from(
      "mi/s", "degree", "degrees", "celsius", "centigrade", "°", "c", "cent", "percent", " ",
      "  ", "\n", "/", "^", "-", "2", "x"]
 )  # fmt: skip
+
+# Pieces of multiple-choice outputs: answer statements, letters, wrappers, hedges.
+CHOICE_OUTPUT_PIECES = st.sampled_from(
+    ["Answer: ", "The answer is ", "(", ")", "B", "C", "a", " ", "\n", ".", "so ", "not ",
+     "Option ", "is correct", "答案：", "**", "$", "\\boxed{", "}", "maybe ", "?", "e.g. "]
+)  # fmt: skip
+CHOICE_OUTPUTS = st.lists(CHOICE_OUTPUT_PIECES, max_size=14).map("".join)

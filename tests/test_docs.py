@@ -240,3 +240,21 @@ def test_changelog_keeps_a_changelog_form() -> None:
     assert releases[:2] == ["Unreleased", "0.1.0"], releases
     for section in re.findall(r"^### (.+)$", text, re.MULTILINE):
         assert section in {"Added", "Changed", "Deprecated", "Removed", "Fixed", "Security"}
+
+
+# --------------------------------------------------------------------------------- the audit guide
+
+
+def test_audit_flag_table_lists_only_audit_flags() -> None:
+    # The hand-written flag table of the audit guide (docs/cli.md is generated from --help).
+    guide = (REPO / "docs" / "commands.md").read_text(encoding="utf-8")
+    section = guide.split("### The audit's flags, explained", 1)[1]
+    table = section.split("| flag | meaning |", 1)[1].split("\n\n")[0]
+    command = typer.main.get_group(app).commands["audit"]
+    known = {
+        o
+        for p in command.params
+        for o in [*getattr(p, "opts", []), *getattr(p, "secondary_opts", [])]
+    }
+    documented = set(re.findall(r"`(--[a-z-]+)", table)) | set(re.findall(r" (--[a-z-]+)", table))
+    assert documented - known == set()

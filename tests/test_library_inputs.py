@@ -143,7 +143,7 @@ def test_a_streamed_table_without_a_stored_parse_audits_as_on_the_command_line(
         result = aa.audit(streamed.rows)
     finally:
         streamed.rows.close()
-    assert [s.name for s in result.schemes] == ["parse_only", "parse_norm", "parse_v3"]
+    assert [s.name for s in result.schemes] == ["parse_only", "parse_norm", "parse_v4"]
     assert result.notes == (
         "scheme norm_only skipped: it rescores the stored parse, and no --parsed column was given",
     )

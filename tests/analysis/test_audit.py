@@ -14,6 +14,7 @@ from answer_audit.analysis.audit import (
     audit,
 )
 from answer_audit.schemes.apply import Scheme, parse_scheme
+from group_fixtures import nan_group_rows
 
 Row = tuple[str, str, str | None, bool | None, str | None, str]
 
@@ -207,3 +208,56 @@ def test_package_functions_stay_functions_after_their_modules_load() -> None:
     for _ in range(2):
         assert aa.audit(t).coverage.rows == 1
         assert aa.rescore(t, "freeform/v3", n_boot=10).coverage.rows == 1
+
+
+# ---------------------------------- rows a scheme's matcher cannot judge, groups named like counts
+
+
+def test_audit_scheme_leaves_out_rows_its_matcher_cannot_judge() -> None:
+    # The numeric matcher has no label for a truth without a number ("Paris"); those rows must
+    # not count as scheme errors, and the stored error rate must not depend on the scheme.
+    frame = pl.DataFrame(
+        {
+            "id": ["1", "2", "3", "4"],
+            "raw": ["Paris", "Lyon", "It is 12", "It is 13"],
+            "parsed": ["Paris", "Lyon", "It is 12", "It is 13"],
+            "label": [True, False, True, False],
+            "truth": ["Paris", "Paris", "12", "12"],
+        }
+    )
+    schemes = [Scheme("v1", "stored", "v1"), Scheme("num", "freeform/v3", "numeric")]
+    result = audit(frame, schemes, AuditSettings(n_boot=10))
+    by = {s.name: s.overall for s in result.schemes}
+    assert by["v1"].n == 4 and by["v1"].stored_error_pct == pytest.approx(50.0)
+    num = by["num"]
+    assert num.n == 2  # only the two rows with a numeric truth
+    assert num.stored_error_pct == pytest.approx(50.0)
+    assert num.error_pct == pytest.approx(50.0)
+    assert num.flips == 0
+    assert [e for e in result.examples if e.scheme == "num"] == []
+
+
+def test_audit_coverage_does_not_depend_on_the_first_schemes_matcher() -> None:
+    # Without a stored parse, "has a truth" came from the first scheme: a numeric one first
+    # dropped the "Paris" rows from every scheme and called them rows without truth.
+    frame = pl.DataFrame(
+        {
+            "id": ["1", "2", "3", "4"],
+            "raw": ["Paris", "Lyon", "It is 12", "It is 13"],
+            "label": [True, False, True, False],
+            "truth": ["Paris", "Paris", "12", "12"],
+        }
+    )
+    schemes = [Scheme("num", "freeform/v3", "numeric"), Scheme("v1", "freeform/v2", "v1")]
+    result = audit(frame, schemes, AuditSettings(n_boot=10))
+    assert result.coverage.scored == 4
+    assert result.coverage.skipped.to_dict() == {"no_truth": 0, "no_stored_label": 0}
+    assert {s.name: s.overall.n for s in result.schemes} == {"num": 2, "v1": 4}
+
+
+@pytest.mark.parametrize("name", ["n", "b", "c", "both"])
+def test_audit_group_column_named_like_a_count(name: str) -> None:
+    frame = nan_group_rows().with_columns(pl.Series(name, ["x", "x", "y", "y"]))
+    result = audit(frame, settings=AuditSettings(kind="choice", group_by=(name,), n_boot=10))
+    v3 = result.cells_of("choice/v3")
+    assert sorted((str(c.group[name]), c.stats.n) for c in v3) == [("x", 2), ("y", 2)]

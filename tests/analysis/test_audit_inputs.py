@@ -20,7 +20,7 @@ SKIPPED = "scheme norm_only skipped: it rescores the stored parse, and no --pars
 
 def test_default_schemes_on_the_stored_parse_are_left_out_with_a_note() -> None:
     result = audit(LABELS_ONLY)
-    assert [s.name for s in result.schemes] == ["parse_only", "parse_norm", "parse_v3"]
+    assert [s.name for s in result.schemes] == ["parse_only", "parse_norm", "parse_v4"]
     assert result.notes[0] == SKIPPED
     number = audit(LABELS_ONLY, settings=AuditSettings(kind="number"))
     assert "stored_numeric" not in [s.name for s in number.schemes]
@@ -40,13 +40,13 @@ def test_a_users_own_scheme_on_the_stored_parse_is_refused_before_any_row_is_rea
 def test_with_a_stored_parse_every_default_runs_and_nothing_is_noted() -> None:
     table = LABELS_ONLY.with_columns(parsed=pl.col("raw"))
     result = audit(table)
-    assert [s.name for s in result.schemes] == ["parse_only", "parse_norm", "norm_only", "parse_v3"]
+    assert [s.name for s in result.schemes] == ["parse_only", "parse_norm", "norm_only", "parse_v4"]
     assert result.notes == ()
 
 
 def test_the_rule_keeps_the_schemes_a_user_asked_for() -> None:
     schemes = [*default_schemes("freeform"), Scheme("mine", "stored", "v3")]
     kept, notes = runnable_schemes(schemes, ["raw", "truth", "label"], asked={"mine"})
-    assert [s.name for s in kept] == ["parse_only", "parse_norm", "parse_v3", "mine"]
+    assert [s.name for s in kept] == ["parse_only", "parse_norm", "parse_v4", "mine"]
     assert notes == [SKIPPED]
     assert runnable_schemes(schemes, ["raw", "parsed"]) == (schemes, [])

@@ -57,7 +57,7 @@ def test_to_dict_keys_in_report_order(result: AuditResult) -> None:
     assert [list(e) for e in d["think"]["stored_right_post_think_wrong"]] == [
         ["id", "truth", "post_think"]
     ]
-    assert list(d["rules"]) == ["parse_only", "parse_norm", "parse_v3"]
+    assert list(d["rules"]) == ["parse_only", "parse_norm", "parse_v4"]
     assert {tuple(r) for r in d["rules"].values()} == {("overall", "groups")}
     assert list(d["rules"]["parse_only"]["groups"][0]) == ["group", "counts"]
     assert d["examples"] and {tuple(e) for e in d["examples"]} == {tuple(EXAMPLE)}

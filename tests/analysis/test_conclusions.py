@@ -135,14 +135,18 @@ def test_sentence_and_verdict_read_as_changed() -> None:
         f"Under parse_v3 the effect of treat vs control on accuracy for case=gained is +40.0 pp "
         f"(95% CI {gained.ci[0]:+.1f} to {gained.ci[1]:+.1f}), stored +5.0 pp: gained"
     )
+    # every changed contrast here moved beyond noise (its change interval excludes 0); of the
+    # three rankings whose best level changed, only the significant reversal's is a clear one
     assert found.verdict() == (
-        "Conclusions change under re-labelling: 5 of 7 contrasts changed (1 significant reversal, "
-        "1 gained, 1 lost, 1 reversed, 1 shifted); the best cond changed in 3 and the order in 3 "
-        "of 7 rankings; 1 of 7 contrasts could not be estimated."
+        "Conclusions change under re-labelling: 5 of 7 contrasts changed beyond resampling noise "
+        "(1 significant reversal, 1 gained, 1 lost, 1 reversed, 1 shifted); the clear best cond "
+        "(best in at least 95% of resamples) changed in 1 of 7 rankings; 1 of 7 contrasts could "
+        "not be estimated. Within resampling noise: the best cond changed in 2 and the order in 2 "
+        "of 7 rankings, no labelling sure of its best level."
     )
 
 
-def test_verdict_is_not_all_clear_when_only_a_ranking_moved() -> None:
+def test_a_ranking_that_moved_within_noise_is_named_beside_the_all_clear() -> None:
     # Three levels, no baseline: every pairwise change is within noise, but b and c swap places.
     rows = level_rows("a", 50, 50) + level_rows("b", 60, 61) + level_rows("c", 61, 60)
     found = conclusions(
@@ -151,9 +155,60 @@ def test_verdict_is_not_all_clear_when_only_a_ranking_moved() -> None:
     assert {c.status for c in found.contrasts} == {"same"}
     (ranking,) = found.rankings
     assert ranking.stored_order == ("c", "b", "a") and ranking.order == ("b", "c", "a")
-    assert ranking.best_changed
-    assert "the best cond changed in 1 and the order in 1 of 1 rankings" in found.verdict()
-    assert not found.verdict().startswith("Conclusions hold")
+    assert ranking.best_changed and not ranking.clearly_changed()
+    assert found.verdict() == (
+        "Conclusions hold: no contrast or ranking of cond changed beyond resampling noise. "
+        "Within resampling noise: the best cond changed in 1 and the order in 1 of 1 rankings, "
+        "no labelling sure of its best level."
+    )
+
+
+def test_significance_crossing_alpha_within_noise_is_not_a_headline_change() -> None:
+    # +12 pp (p 0.087) -> +15 pp (p 0.032): gained, but by 3 flipped rows, a change whose
+    # interval holds 0
+    rows = level_rows("control", 50, 50) + level_rows("treat", 62, 65)
+    chosen = ConclusionSettings("cond", "control")
+    found = conclusions(pl.DataFrame(rows), chosen, stored="stored", schemes=["v3"])
+    (contrast,) = found.contrasts
+    assert contrast.status == "gained" and not contrast.beyond_noise
+    assert contrast.change_ci is not None and contrast.change_ci[0] <= 0 <= contrast.change_ci[1]
+    assert found.verdict() == (
+        "Conclusions hold: no contrast or ranking of cond changed beyond resampling noise. "
+        "Within resampling noise: 1 contrasts crossed the significance line while the change "
+        "interval holds 0 (1 gained)."
+    )
+
+
+def test_a_clear_best_level_that_changes_is_a_headline_change() -> None:
+    rows = level_rows("a", 80, 50) + level_rows("b", 50, 80)
+    found = conclusions(pl.DataFrame(rows), ConclusionSettings("cond"), stored="stored",
+                        schemes=["v3"])  # fmt: skip
+    (ranking,) = found.rankings
+    assert ranking.stored_p_best["a"] > 0.95 and ranking.p_best["b"] > 0.95
+    assert ranking.clearly_changed()
+    assert "the clear best cond (best in at least 95% of resamples) changed in 1 of 1" in (
+        found.verdict()
+    )
+
+
+def test_comparison_only_schemes_are_counted_after_the_headline() -> None:
+    # "v3" keeps every label; "framework" reverses the effect (+30 -> -30 pp)
+    rows = level_rows("a", 50, 50) + level_rows("b", 80, 80)
+    table = pl.DataFrame(rows).with_columns(
+        framework=pl.when(pl.col("cond") == "b").then(pl.col("q") < "q2").otherwise(pl.col("v3"))
+    )
+    found = conclusions(table, ConclusionSettings("cond", "a"), stored="stored",
+                        schemes=["v3", "framework"])  # fmt: skip
+    assert [c.status for c in found.contrasts] == ["same", "significant reversal"]
+    assert found.verdict().startswith("Conclusions change under re-labelling: 1 of 2 contrasts")
+    held = found.verdict(comparison_only={"framework"})
+    assert held == (
+        "Conclusions hold: no contrast or ranking of cond changed beyond resampling noise. "
+        "Shown for comparison only (framework): 1 contrasts and 1 rankings changed, not counted "
+        "above."
+    )
+    # when every scheme is a comparison one, they are what was compared
+    assert found.verdict(comparison_only={"v3", "framework"}) == found.verdict()
 
 
 def test_verdict_reads_as_holding_only_when_nothing_moved() -> None:
@@ -485,3 +540,41 @@ def test_conformity_effects_move_under_freeform_v3() -> None:
 @pytest.mark.parametrize("module", [conclusions_module, conclusions_counts, conclusions_results])
 def test_docstring_examples_hold(module: ModuleType) -> None:
     assert doctest.testmod(module).failed == 0
+
+
+def test_a_section_sets_the_comparison_presets_aside_and_weighs_each_change() -> None:
+    from answer_audit.analysis.conclusions_section import (
+        CHANGED,
+        COMPARISON_ONLY,
+        NOISE,
+        UNCHANGED,
+        ConclusionsSection,
+    )
+
+    rows = level_rows("a", 50, 50) + level_rows("b", 80, 80) + level_rows("c", 60, 61)
+    table = pl.DataFrame(rows).with_columns(
+        pl.when(pl.col("cond") == "b").then(pl.col("q") < "q2").otherwise(pl.col("v3"))
+        .alias("choice/answer-colon-first"),
+        pl.col("v3").alias("choice/v4"),
+    )  # fmt: skip
+    schemes = ["choice/v4", "choice/answer-colon-first"]
+    found = conclusions(table, ConclusionSettings("cond", "a"), stored="stored", schemes=schemes)
+    section = ConclusionsSection(found)
+    assert section.aside() == {"choice/answer-colon-first"}
+    weights = {(c.scheme, c.level): section.weight(c) for c in found.contrasts}
+    assert weights == {("choice/v4", "b"): UNCHANGED, ("choice/v4", "c"): UNCHANGED,
+                       ("choice/answer-colon-first", "b"): COMPARISON_ONLY,
+                       ("choice/answer-colon-first", "c"): UNCHANGED}  # fmt: skip
+    assert not section.changed()
+    assert section.verdict().startswith("Conclusions hold: no contrast or ranking of cond")
+    assert "Shown for comparison only (choice/answer-colon-first)" in section.verdict()
+    # named by the caller instead, or every scheme a comparison one: all count
+    assert ConclusionsSection(found, comparison_only=()).changed()
+    only = conclusions(table, ConclusionSettings("cond", "a"), stored="stored",
+                       schemes=["choice/answer-colon-first"])  # fmt: skip
+    assert ConclusionsSection(only).aside() == frozenset()
+    assert ConclusionsSection(only).changed()
+    every = run(status_table())
+    weighed = ConclusionsSection(every)
+    assert {weighed.weight(c) for c in every.contrasts} == {CHANGED, UNCHANGED}
+    assert {weighed.weight(r) for r in every.rankings} == {CHANGED, NOISE, UNCHANGED}

@@ -13,11 +13,13 @@ from answer_audit.analysis.diff import diff_labelings
 from answer_audit.analysis.input_notes import (
     LONG_TRUTH,
     MIN_ALL_WRONG_ROWS,
+    TruthShape,
     TruthTally,
     all_wrong_note,
     input_notes,
 )
 from answer_audit.analysis.rescore import rescore
+from answer_audit.schemes.apply import default_schemes
 
 URLS = '["https://laws.example/law/340CO0000000321", "https://fsa.example/koukai.pdf"]'
 N = 27
@@ -40,7 +42,9 @@ def test_lists_are_seen_for_choice_json_and_number_never_for_free_text() -> None
     for kind in ("choice", "json", "number"):
         tally = TruthTally.of(truths, kind)
         assert (tally.rows, tally.lists.rows) == (5, 2), kind
-    assert TruthTally.of(truths, "freeform") == TruthTally()
+    free = TruthTally.of(truths, "freeform")
+    assert (free.lists, free.long, free.outside) == (TruthShape(),) * 3
+    assert input_notes(truths, "freeform") == []
 
 
 def test_long_truths_and_truths_outside_the_kinds_values() -> None:
@@ -108,7 +112,8 @@ def test_audit_rescore_and_diff_say_the_same_of_a_column_of_lists() -> None:
     lists = f"the --truth column holds lists in {N} of {N} rows"
     for notes in (audited, rescored, diffed):
         assert sum(n.startswith(lists) for n in notes) == 1
-    assert any(n.startswith(f"none of the 7 schemes labels any of the {N} scored rows") and
+    schemes = len(default_schemes("choice"))
+    assert any(n.startswith(f"none of the {schemes} schemes labels any of the {N} scored rows") and
                "(the stored labels: 66.7% correct)" in n for n in audited)  # fmt: skip
     assert any(n.startswith(f"choice/v4 labels none of the {N} scored rows") for n in rescored)
     assert any(n.startswith(f"none of the 2 sides labels any of the {N}") for n in diffed)
@@ -131,3 +136,68 @@ def test_the_docstring_examples_hold() -> None:
 
     for module in (input_notes, audit_inputs, incidence):
         assert doctest.testmod(module).failed == 0, module.__name__
+
+
+# ---------------------------------------------------------------- option letters read as text
+
+
+def letter_table(n: int = N) -> pl.DataFrame:
+    """A multiple-choice run (truths A-D) as a free-form audit would read it."""
+    return pl.DataFrame({
+        "id": [str(i) for i in range(n)],
+        "raw": [f"Option A is a trap; the answer is {'ABCD'[(i + 1) % 4]}" for i in range(n)],
+        "parsed": ["ABCD"[(i + 1) % 4] for i in range(n)],
+        "label": [i % 2 == 0 for i in range(n)],
+        "truth": ["ABCD"[i % 4] for i in range(n)],
+    })  # fmt: skip
+
+
+LETTERS = f"the --truth column holds single letters in {N} of {N} rows with a truth"
+
+
+def test_letter_truths_read_as_free_text_say_to_read_them_as_choices() -> None:
+    (note,) = input_notes(letter_table()["truth"], "freeform")
+    assert note.startswith(LETTERS + " (e.g. 'A', 'B', 'C');")
+    assert "free-form matching finds a letter wherever it stands alone" in note
+    assert "audit --kind choice; rescore and diff: a choice preset such as choice/" in note
+    (number,) = input_notes(letter_table()["truth"], "number")
+    assert number.startswith(LETTERS) and "numeric matching reads a number" in number
+    for kind in ("choice", "json"):  # letters are what choice answers are; json says "no integer"
+        assert not any(n.startswith(LETTERS) for n in input_notes(letter_table()["truth"], kind))
+
+
+def test_a_few_letter_truths_among_free_text_are_data() -> None:
+    assert input_notes(pl.Series(["A", "B", "Paris", "Rome", "Oslo"]), "freeform") == []
+    assert input_notes(pl.Series([" a ", "b", "Paris"]), "freeform") != []  # a majority
+    assert input_notes(pl.Series(["é", "1", "ab", "?"]), "freeform") == []  # none is a letter
+
+
+def test_the_letter_tally_merges_across_slices() -> None:
+    truths = letter_table()["truth"]
+    whole = TruthTally.of(truths, "freeform")
+    parts = TruthTally.of(truths[:5], "freeform").merge(TruthTally.of(truths[5:], "freeform"))
+    assert parts == whole and whole.letters.rows == N
+
+
+def test_audit_rescore_and_diff_of_letters_as_free_text_say_the_same() -> None:
+    table = letter_table()
+    audited = audit(table, settings=AuditSettings(n_boot=10)).notes
+    rescored = rescore(table, "freeform/v3", n_boot=10).notes
+    diffed = diff_labelings(table, "stored", "freeform/v3").notes
+    for notes in (audited, rescored, diffed):
+        assert sum(n.startswith(LETTERS) for n in notes) == 1, notes
+    assert not any(n.startswith(LETTERS) for n in
+                   audit(table, settings=AuditSettings(kind="choice", n_boot=10)).notes)  # fmt: skip
+
+
+def test_free_text_truths_audited_as_choices_never_ask_for_more_choices() -> None:
+    # Numbers among the truths read as option numbers (14 -> n): the old first note asked for
+    # --choices abcdefghijklmn, which only hid the real problem.
+    truths = ["Paris", "14", "H2O", "9.8 m/s²", "5", "Tokyo", "Berlin", "London"] * 4
+    table = url_table(len(truths)).with_columns(truth=pl.Series(truths))
+    notes = audit(table, settings=AuditSettings(kind="choice", n_boot=10)).notes
+    assert not any("--choices" in n for n in notes), notes
+    (note,) = [n for n in notes if n.startswith("the --truth column holds no choice letter")]
+    assert "in 24 of 32 rows" in note
+    assert "read them as free text (audit --kind freeform, or --kind number" in note
+    assert "else name the column of option letters with --truth" in note

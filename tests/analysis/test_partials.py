@@ -12,13 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from answer_audit.analysis.audit import AuditSettings, audit
+from answer_audit.analysis.audit_examples import example_key
 from answer_audit.analysis.audit_labels import plan_audit
-from answer_audit.analysis.audit_partials import (
-    AuditPartial,
-    example_key,
-    label_partial,
-    merge_partials,
-)
+from answer_audit.analysis.audit_partials import AuditPartial, label_partial, merge_partials
 from answer_audit.analysis.audit_totals import result_of
 from answer_audit.schemes.apply import default_schemes
 from answer_audit.sources.demo import demo_rows

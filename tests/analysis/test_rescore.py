@@ -3,20 +3,37 @@
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import json
+import random
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import polars as pl
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from answer_audit.analysis.metrics import Bootstrap, ClassRecall
+from answer_audit.analysis import rescore as rescore_module
+from answer_audit.analysis.audit_examples import example_key
+from answer_audit.analysis.metrics import BootSettings, Bootstrap, ClassRecall, Metrics
 from answer_audit.analysis.rescore import RescoreResult, rescore
+from answer_audit.analysis.rescore_partials import (
+    DISAGREEMENT_EXAMPLES,
+    label_rows,
+    merge_rescore_partials,
+    plan_rescore,
+    rescore_partial,
+)
+from answer_audit.analysis.rescore_totals import rescore_result
 from answer_audit.analysis.stats import bootstrap_accuracy, bootstrap_balanced_accuracy
 from answer_audit.parsers import JsonFieldPreset, PresetError
 from answer_audit.report.outputs import OutputError, write_rows
 from answer_audit.sources import ColumnMap, load_files
+from answer_audit.sources.demo import demo_rows
+from answer_audit.table.canonical import in_memory_table
 from source_fixtures import grades_file
 
 # A JSON-answer results file: (id, site, prediction, truth, error, stored grade, stored label).
@@ -328,3 +345,106 @@ def test_write_rows_refuses_inputs_and_unknown_extensions(tmp_path: Path) -> Non
     with pytest.raises(OutputError, match="output format"):
         write_rows(frame, tmp_path / "out.txt")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["in.jsonl"]
+
+
+# ------------------------------------------------------------------ partials and merges
+
+SPLIT_ROWS = 240  # demo rows per table in the split property (every group, both stored sides)
+
+
+def _demo_table() -> pl.DataFrame:
+    rows = demo_rows().head(SPLIT_ROWS)
+    table = in_memory_table(rows.with_columns(pl.int_range(pl.len()).cast(pl.String).alias("id")))
+    # every 5th recorded label flipped: stored-label disagreements in every group
+    flipped = pl.when(pl.int_range(pl.len()) % 5 == 0).then(~pl.col("label"))
+    return table.with_columns(flipped.otherwise(pl.col("label")).alias("label"))
+
+
+SPLIT_TABLE = _demo_table()
+SPLIT_SETTINGS: dict[str, Any] = {
+    "group_by": ("variant", "condition"),
+    "compare": "condition",
+    "baseline": "control",
+    "item": "question",
+    "n_boot": 50,
+    "seed": 3,
+}
+WHOLE = rescore(SPLIT_TABLE, "freeform/v4", **SPLIT_SETTINGS).to_dict()
+assert WHOLE["overall"]["stored_label"]["disagreements"] > 4 * DISAGREEMENT_EXAMPLES
+
+
+@given(
+    cuts=st.lists(st.integers(min_value=1, max_value=SPLIT_ROWS - 1), max_size=6),
+    order=st.randoms(use_true_random=False),
+)
+@settings(max_examples=20)
+def test_any_split_and_merge_order_gives_the_whole_tables_report(
+    cuts: list[int], order: random.Random
+) -> None:
+    # the property the Ray engine relies on: partials of any slices, merged in any order and
+    # shape, make the report of the whole table (one code path for every engine)
+    plan = plan_rescore(SPLIT_TABLE.columns, "freeform/v4", **SPLIT_SETTINGS)
+    points = sorted({0, SPLIT_ROWS, *cuts})
+    parts = []
+    for start, end in itertools.pairwise(points):
+        chunk = SPLIT_TABLE.slice(start, end - start)
+        parts.append(rescore_partial(chunk, label_rows(chunk, plan), plan))
+    order.shuffle(parts)
+    while len(parts) > 1:  # pairs merged in a random tree, not only left to right
+        i = order.randrange(len(parts) - 1)
+        parts[i : i + 2] = [merge_rescore_partials(parts[i : i + 2])]
+    assert rescore_result(parts[0], plan).to_dict() == WHOLE
+
+
+def test_small_slices_give_the_same_rescore_and_rows(
+    tmp_path: Path, grades: RescoreResult, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(rescore_module, "CHUNK_ROWS", 4)
+    loaded = load_files(grades_file(tmp_path / "grades.jsonl"), GRADES_MAP)
+    sliced = rescore(loaded, "json/isup_grade", group_by=("site",), n_boot=200, seed=7)
+    assert sliced.to_dict() == grades.to_dict()
+    assert sliced.annotate().equals(grades.annotate())
+
+
+def test_metrics_from_counts_equal_metrics_from_rows() -> None:
+    rng = np.random.default_rng(5)
+    ok = rng.random(300) < 0.6
+    classes = rng.choice(np.array(["10", "2", "b", "a"], dtype=object), size=300)
+    none = np.zeros(300, dtype=bool)
+    boot = BootSettings(resamples=200, seed=9, ci=0.9)
+    rows = Metrics.of(ok, none, none, classes, boot)
+    counts = {
+        str(c): (int(ok[classes == c].sum()), int((classes == c).sum())) for c in set(classes)
+    }
+    assert Metrics.of_counts(counts, 0, 0, boot) == rows
+    assert list(rows.per_class_recall) == ["2", "10", "a", "b"]
+
+
+def test_disagreement_examples_are_chosen_by_seeded_key_not_row_order() -> None:
+    # the stored label says right and the stored parse is wrong on every row: every row
+    # disagrees; the ten shown are the smallest keys, the same for any row order
+    n = 30
+    ids = [f"q{i:02d}" for i in range(n)]
+    frame = pl.DataFrame(
+        {"id": ids, "raw": ["Answer: a"] * n, "parsed": ["b"] * n, "label": [True] * n,
+         "truth": ["a"] * n, "g": ["x", "y", "z"] * 10}
+    )  # fmt: skip
+    result = rescore(frame, "choice/v3", n_boot=10, seed=1, group_by=["g"])
+    first = result.overall.stored_label
+    backwards = rescore(frame.reverse(), "choice/v3", n_boot=10, seed=1).overall.stored_label
+    other_seed = rescore(frame, "choice/v3", n_boot=10, seed=2).overall.stored_label
+    assert first is not None and backwards is not None and other_seed is not None
+    assert first.disagreements == n and len(first.disagreement_ids) == DISAGREEMENT_EXAMPLES
+    smallest = sorted(ids, key=lambda i: example_key(1, "stored-label", i))[:DISAGREEMENT_EXAMPLES]
+    assert set(first.disagreement_ids) == set(smallest)
+    group_x = result.groups[0].comparison.stored_label
+    assert group_x is not None and group_x.disagreement_ids == tuple(sorted(ids[0::3]))
+    assert first.disagreement_ids == backwards.disagreement_ids
+    assert list(first.disagreement_ids) == sorted(str(i) for i in first.disagreement_ids)
+    assert first.disagreement_ids != other_seed.disagreement_ids
+
+
+def test_conclusions_need_a_stored_labelling_before_any_labelling() -> None:
+    frame = pl.DataFrame({"id": ["1"], "raw": ["Answer: a"], "truth": ["a"], "g": ["x"]})
+    with pytest.raises(ValueError, match="--label COLUMN"):
+        plan_rescore(frame.columns, "choice/v3", group_by=("g",), compare="g")

@@ -134,7 +134,7 @@ def test_scheme_flag_adds_and_replaces(tmp_path: Path) -> None:
     )  # fmt: skip
     assert code == 0, stderr
     schemes = {s["name"]: s for s in json.loads(out_json.read_text())["schemes"]}
-    assert list(schemes) == ["parse_only", "parse_norm", "norm_only", "parse_v3", "mine"]
+    assert list(schemes) == ["parse_only", "parse_norm", "norm_only", "parse_v4", "mine"]
     assert schemes["norm_only"]["normalizer"] == "v1" and schemes["norm_only"]["flips"] == 0
     assert schemes["mine"]["flips"] == 1
 

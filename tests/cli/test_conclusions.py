@@ -198,7 +198,7 @@ def test_real_conformity_conclusions_change_and_come_first(tmp_path: Path) -> No
     found = outs["1"]["conclusions"]
     changed = [c for c in found["contrasts"] if c["status"] != "same"]
     assert changed and found["contrasts"][: len(changed)] == changed
-    assert any(c["scheme"] == "parse_v3" and c["status"] == "gained" for c in changed)
+    assert any(c["scheme"] == "parse_v4" and c["status"] == "gained" for c in changed)
     md = (tmp_path / "1" / "answer_parsing_audit.md").read_text("utf-8")
     assert md.split("\n## ")[1].startswith("Conclusions")
 

@@ -33,6 +33,13 @@ def assert_one_line_error(code: int, stderr: str, *fragments: str) -> None:
         assert fragment in stderr
 
 
+def one_line_error(args: list[str], *fragments: str) -> None:
+    """Run the CLI with ``args``; it must fail with one ``error:`` line holding ``fragments``."""
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2, (result.stdout, result.stderr, result.exception)
+    assert_one_line_error(result.exit_code, result.stderr, *fragments)
+
+
 def test_missing_file(tmp_path: Path) -> None:
     code, stderr, _ = audit(tmp_path, str(tmp_path / "absent.csv"), "--label", "l")
     assert_one_line_error(code, stderr, "absent.csv", "not found")
@@ -521,3 +528,120 @@ def test_files_and_run_folders_together_say_so_before_any_file_option(tmp_path: 
     code, stderr, _ = audit(tmp_path, str(data), "--runs-dir", str(tmp_path / "runs"),
                             "--metadata", str(metadata), "--separator", "|")  # fmt: skip
     assert_one_line_error(code, stderr, "give either input files or --runs-dir/--metadata")
+
+
+# ------------------------------------------------------------ bad inputs and outputs of every kind
+
+
+def test_sqlite_query_with_duplicate_column_names_is_a_user_error(tmp_path: Path) -> None:
+    db = tmp_path / "r.db"
+    with sqlite3.connect(db) as con:
+        con.execute("create table t (id, raw, truth, label)")
+        con.execute("create table u (id, x)")
+        con.execute("insert into t values (1, 'Paris', 'Paris', 1)")
+        con.execute("insert into u values (1, 'a')")
+    query = "select t.id, t.raw, t.truth, t.label, u.id from t join u on t.id = u.id"
+    one_line_error(
+        ["audit", str(db), "--query", query, "--label", "label", "-q",
+         "--out-md", str(tmp_path / "a.md")],
+        "r.db", "'id'",
+    )  # fmt: skip
+
+
+def test_audit_refuses_to_write_over_a_run_database(tmp_path: Path) -> None:
+    from answer_audit.sources.demo import write_demo_runs
+
+    metadata = write_demo_runs(tmp_path / "runs")
+    db = next((tmp_path / "runs").rglob("simulation.db"))
+    before = db.read_bytes()
+    one_line_error(
+        ["audit", "--runs-dir", str(tmp_path / "runs"), "--metadata", str(metadata), "-q",
+         "--out-md", str(db)],
+        "one of the inputs",
+    )  # fmt: skip
+    assert db.read_bytes() == before
+
+
+def test_audit_refuses_two_reports_at_one_path(tmp_path: Path) -> None:
+    path = tmp_path / "t.csv"
+    path.write_text("raw,truth,ok\nParis,Paris,1\n", encoding="utf-8")
+    report = str(tmp_path / "report")
+    one_line_error(
+        ["audit", str(path), "--label", "ok", "-q", "--out-md", report, "--out-json", report],
+        "same file",
+    )
+
+
+@pytest.mark.parametrize("name", ["deep.json", "deep.jsonl"])
+def test_deeply_nested_json_is_a_user_error(tmp_path: Path, name: str) -> None:
+    path = tmp_path / name
+    nested = "[" * 100_000 + "]" * 100_000
+    path.write_text(nested if name.endswith(".json") else '{"raw": ' + nested + "}\n")
+    one_line_error(
+        ["audit", str(path), "-q", "--out-md", str(tmp_path / "a.md")], name, "nested too deeply"
+    )
+
+
+def test_audit_with_no_scored_row_is_a_user_error(tmp_path: Path) -> None:
+    path = tmp_path / "t.csv"
+    path.write_text("raw,truth,label\nParis,Paris,\nRome,Paris,\n", encoding="utf-8")
+    one_line_error(
+        ["audit", str(path), "--label", "label", "-q", "--out-md", str(tmp_path / "a.md")],
+        "no row has both a truth and a stored label",
+        "2 without a stored label",
+    )
+    assert not (tmp_path / "a.md").exists()
+
+
+# ---------------------------------------------------- a missing column names the flag that set it
+
+
+@pytest.mark.parametrize(
+    ("flags", "start"),
+    [
+        ([], "--raw: column 'raw' not found"),  # the default names it too
+        (["--raw", "out", "--truth", "gt"], "--truth: column 'gt' not found"),
+        (["--raw", "out", "--parsed", "p"], "--parsed: column 'p' not found"),
+        (["--raw", "out", "--label", "ok?"], "--label: column 'ok?' not found"),
+        (["--raw", "out", "--id", "n"], "--id: column 'n' not found"),
+        (["--raw", "out", "--error", "e"], "--error: column 'e' not found"),
+        (["--raw", "out", "--choices-col", "o"], "--choices-col: column 'o' not found"),
+        (["--raw", "out", "--group-by", "modl"], "--group-by: column 'modl' not found"),
+        (["--raw", "out", "--compare", "modl"], "--compare: column 'modl' not found"),
+        (["--raw", "out", "--compare", "model", "--item", "qq"], "--item: column 'qq' not found"),
+        (
+            ["--raw", "out", "--group-by", "modl", "--compare", "modl"],
+            "--group-by: column 'modl' not found",
+        ),
+    ],
+)
+def test_a_missing_column_names_its_flag(tmp_path: Path, flags: list[str], start: str) -> None:
+    path = tmp_path / "runs.csv"
+    path.write_text("out,truth,label,model\nParis,Paris,1,a\n", encoding="utf-8")
+    code, stderr, _ = audit(tmp_path, str(path), *flags)
+    assert_one_line_error(code, stderr, "available: out, truth, label, model, source")
+    assert stderr.startswith(f"error: {start} in {path}")
+
+
+def test_rescore_and_diff_name_the_flag_too(tmp_path: Path) -> None:
+    path = tmp_path / "runs.csv"
+    path.write_text("out,truth\nB,b\n", encoding="utf-8")
+    one_line_error(["rescore", str(path), "-p", "choice/v4", "--raw", "out", "--truth", "gold"],
+                   "error: --truth: column 'gold' not found")  # fmt: skip
+    one_line_error(["diff", str(path), "--raw", "output", "--a", "choice/v1", "--b", "choice/v4"],
+                   "error: --raw: column 'output' not found")  # fmt: skip
+
+
+def test_every_column_flag_is_a_real_option() -> None:
+    import pickle
+
+    from answer_audit.cli.errors import COLUMN_FLAGS
+    from answer_audit.table.canonical import CANONICAL
+    from answer_audit.table.errors import MissingColumn
+
+    shown = " ".join(runner.invoke(app, ["audit", "--help"], terminal_width=200).stdout.split())
+    assert set(COLUMN_FLAGS) == {*CANONICAL, "group_by"}
+    for flag in COLUMN_FLAGS.values():
+        assert f"{flag} " in shown, flag
+    copy = pickle.loads(pickle.dumps(MissingColumn("column 'x' not found", "x", "truth")))
+    assert (str(copy), copy.column, copy.role) == ("column 'x' not found", "x", "truth")

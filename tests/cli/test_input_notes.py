@@ -69,7 +69,7 @@ def test_audit_without_a_stored_parse_skips_the_scheme_that_needs_it(tmp_path: P
     assert code == 0, stderr
     assert "note: scheme norm_only skipped: it rescores the stored parse" in stderr
     report = json.loads(out_json.read_text(encoding="utf-8"))
-    assert [s["name"] for s in report["schemes"]] == ["parse_only", "parse_norm", "parse_v3"]
+    assert [s["name"] for s in report["schemes"]] == ["parse_only", "parse_norm", "parse_v4"]
     code, stdout, stderr = run("audit", source, *flags, "--scheme", "mine=stored:v2")
     assert code == 2 and "mine rescore the stored parse" in stderr + stdout
 
@@ -101,3 +101,14 @@ def test_rescore_of_a_match_log_lists_changed_values_in_every_format(
     assert all(line.startswith("|") for line in block.splitlines()[1:])  # one line per change
     page = paths["html"].read_text(encoding="utf-8")
     assert 'id="changes"' in page and 'id="confusion"' not in page
+
+
+def test_letter_truths_without_kind_choice_are_noted(tmp_path: Path) -> None:
+    source = references_csv(tmp_path / "runs.csv")
+    flags = [*COLUMNS, "--truth", "answer", "-q"]
+    code, _, stderr = run("audit", source, *flags)
+    flat = " ".join(stderr.split())
+    assert code == 0 and f"note: the --truth column holds single letters in {N} of {N}" in flat
+    assert "read the answers as choices (audit --kind choice;" in flat
+    code, _, stderr = run("audit", source, *flags, "--kind", "choice")
+    assert code == 0 and "single letters" not in stderr

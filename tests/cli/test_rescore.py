@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import json
 from pathlib import Path
 
@@ -34,7 +35,8 @@ def test_rescore_writes_rows_json_and_markdown(tmp_path: Path) -> None:
     data = json.loads(metrics.read_text(encoding="utf-8"))
     assert list(data) == ["parser", "family", "normalizer", "settings", "coverage", "overall",
                           "groups", "incidence", "confusion", "notes", "conclusions",
-                          "value_changes"]  # fmt: skip
+                          "value_changes", "generated_at", "engine"]  # fmt: skip
+    assert data["engine"] == "local"
     assert data["parser"] == "json/isup_grade"
     assert data["overall"]["rescored"]["accuracy"] == pytest.approx(4 / 14)
     assert data["overall"]["stored"]["accuracy"] == pytest.approx(5 / 14)
@@ -297,3 +299,34 @@ def test_old_and_new_spelling_disagreeing_is_an_error(tmp_path: Path) -> None:
                                  "prediction", "--parsed", "stored_grade", "--stored", "truth"])  # fmt: skip
     assert result.exit_code == 2
     assert "--stored is the old name of --parsed" in result.stderr
+
+
+# --------------------------------------------------------------------- odd columns and null values
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".jsonl", ".json", ".parquet"])
+def test_rescore_rows_with_binary_and_duration_columns(tmp_path: Path, suffix: str) -> None:
+    path = tmp_path / "in.parquet"
+    pl.DataFrame(
+        {"raw": ["Answer: a", "Answer: b"], "truth": ["a", "c"], "blob": [b"\xffx", None],
+         "took": [datetime.timedelta(seconds=3), None]}
+    ).write_parquet(path)  # fmt: skip
+    out = tmp_path / f"rows{suffix}"
+    result = runner.invoke(app, ["rescore", str(path), "-p", "choice/v3", "-q", "--out", str(out)])
+    assert result.exit_code == 0, (result.stderr, result.exception)
+    assert out.stat().st_size > 0
+
+
+def test_diff_stored_column_honours_null_values_like_rescore(tmp_path: Path) -> None:
+    path = tmp_path / "n.csv"
+    path.write_text("raw,truth,parsed\nAnswer: a,a,NA\nAnswer: b,b,b\n", encoding="utf-8")
+    common = [str(path), "--null-values", "NA", "-q"]
+    runner.invoke(app, ["rescore", *common, "-p", "choice/v3", "--parsed", "parsed",
+                        "--out-json", str(tmp_path / "r.json")])  # fmt: skip
+    result = runner.invoke(app, ["diff", *common, "--a", "stored:parsed", "--b", "choice/v3",
+                                 "--out-json", str(tmp_path / "d.json")])  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    rescored = json.loads((tmp_path / "r.json").read_text())
+    diffed = json.loads((tmp_path / "d.json").read_text())
+    assert diffed["confusion"] == rescored["confusion"]
+    assert diffed["disagreements"][0]["a"]["rule"] == "stored-missing"

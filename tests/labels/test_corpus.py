@@ -36,7 +36,9 @@ corpus_accuracy = _load()
 
 
 def _rows(corpus: str) -> list[dict[str, Any]]:
-    text = (LABELS / f"corpus_{corpus}.jsonl").read_text(encoding="utf-8")
+    """A corpus's rows, then those of its fresh held-out file where it has one."""
+    paths = [LABELS / f"corpus_{corpus}.jsonl", LABELS / f"corpus_{corpus}_fresh.jsonl"]
+    text = "\n".join(p.read_text(encoding="utf-8") for p in paths if p.exists())
     return [json.loads(line) for line in text.splitlines() if line.strip()]
 
 
@@ -47,7 +49,7 @@ def test_every_row_has_the_documented_fields(corpus: str) -> None:
     assert len({r["id"] for r in rows}) == len(rows), "ids must be unique"
     for row in rows:
         assert row.keys() >= REQUIRED, row["id"]
-        assert row["split"] in ("dev", "test"), row["id"]
+        assert row["split"] in ("dev", "test", "fresh"), row["id"]
         assert row["provenance"].strip() and row["source"].strip(), row["id"]
         github = "https://github.com/" in row["provenance"]
         if row["source"] == "issue-report":
@@ -76,14 +78,26 @@ def test_freeform_rows_have_a_truth_and_a_boolean_label() -> None:
 
 
 @pytest.mark.parametrize("corpus", ["choice", "number", "freeform"])
-def test_about_thirty_percent_of_every_source_is_held_out(corpus: str) -> None:
+def test_a_quarter_or_more_of_every_source_is_held_out(corpus: str) -> None:
+    # held out: the test split (about a third of the first rows), and the fresh file, written
+    # after the presets it scores; dev rows added later make a source's share smaller
     rows = _rows(corpus)
     sizes = Counter(r["source"] for r in rows)
-    held = Counter(r["source"] for r in rows if r["split"] == "test")
-    assert 0.25 <= sum(held.values()) / len(rows) <= 0.35
+    held = Counter(r["source"] for r in rows if r["split"] != "dev")
+    assert 0.25 <= sum(held.values()) / len(rows) <= 0.5
     for source, n in sizes.items():
         if n >= 10:
-            assert 0.2 <= held[source] / n <= 0.4, f"{corpus} {source}: {held[source]}/{n}"
+            assert 0.2 <= held[source] / n <= 0.6, f"{corpus} {source}: {held[source]}/{n}"
+
+
+def test_fresh_rows_are_only_in_fresh_files() -> None:
+    for corpus in ("choice", "number", "freeform"):
+        text = (LABELS / f"corpus_{corpus}.jsonl").read_text(encoding="utf-8")
+        assert '"split": "fresh"' not in text, f"corpus_{corpus}.jsonl holds a fresh row"
+        fresh = LABELS / f"corpus_{corpus}_fresh.jsonl"
+        if fresh.exists():
+            rows = [json.loads(line) for line in fresh.read_text("utf-8").splitlines() if line]
+            assert all(r["split"] == "fresh" and r["id"].startswith("fresh-") for r in rows)
 
 
 def test_readme_documents_the_corpus() -> None:

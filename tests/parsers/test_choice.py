@@ -1,26 +1,25 @@
-"""The choice engine and its presets: choice/v1 .. v3, then choice/v4 (one test per failure
-mode, on realistic outputs written for the test and modelled on the shapes seen in real runs),
-the comparison presets, user presets, and the engine's internals checked against reference
-definitions."""
+"""The choice engine and its presets, on outputs: choice/v1 .. v3; choice/v4 (one test per
+failure mode, on realistic outputs written for the test and modelled on the shapes seen in real
+runs); the comparison presets and user presets; choice/v5 (the conventions of issue 19, one test
+per convention); and properties of text handling checked with hypothesis.
 
-import functools
+Beside it, by topic: option text (`test_choice_option_text.py`), option letters in other scripts
+(`test_choice_script.py`), the terminal-answer rule (`test_choice_terminal.py`) and the engine's
+internals checked against reference definitions (`test_choice_reference.py`).
+"""
+
+from __future__ import annotations
+
 from pathlib import Path
 
 import pytest
-from hypothesis import example, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from answer_audit import PresetSet, extract
-from answer_audit.parsers import (
-    MULTILINGUAL_PREFIXES,
-    ChoicePreset,
-    ChoiceStep,
-    choice,
-    choice_statements,
-)
-from answer_audit.parsers.choice_patterns import StepRegexes
-from answer_audit.parsers.presets.choice import CHOICE_V4
+from answer_audit.parsers import MULTILINGUAL_PREFIXES, ChoicePreset, ChoiceStep
 from choice_cases import SEED_EXAMPLES
+from strategies import CHOICE_OUTPUTS
 
 # ====================================================================== choice/v1 .. v3
 
@@ -355,43 +354,6 @@ def test_multilingual_answer_prefixes(text: str, expected: str) -> None:
     assert v4(text) == expected
 
 
-# ------------------------------------------------------------------- option text
-
-CITIES = ["London", "Paris", "Rome", "Berlin"]
-
-
-def test_option_text_instead_of_a_letter() -> None:
-    assert v4("Paris", CITIES) == "b"
-    assert v4("The capital of France is Paris.", CITIES) == "b"
-    assert v4("Answer: Berlin", {"a": "London", "b": "Paris", "c": "Rome", "d": "Berlin"}) == "d"
-    e = extract("The capital of France is Paris.", "choice/v4", choices_text=CITIES)
-    assert e.rule == "option-text" and e.span == (25, 30)
-    assert v4("Both Paris and London are large cities.", CITIES) is None
-    assert v4("The answer is not Paris.", CITIES) is None
-    assert v4("Paris") is None  # no options given
-
-
-def test_option_text_is_longest_first_and_boundary_safe() -> None:
-    assert v4("The answer is JavaScript.", ["Java", "JavaScript", "Python", "Rust"]) == "b"
-    assert v4("Answer: Java", ["Java", "JavaScript", "Python", "Rust"]) == "a"
-    assert v4("It's a catalog.", ["cat", "catalog", "dog", "bird"]) == "b"
-    assert v4("首都は東京都です。", ["東京", "大阪", "京都", "名古屋"]) == "a"
-    assert v4("The treaty was signed in 1648.", ["1648", "1748", "1848", "1948"]) == "a"
-
-
-def test_option_text_after_the_last_trigger_of_a_longer_answer() -> None:
-    # three lines or more: only the text after the last answer trigger, to its line's end
-    reasoning = "Let me think.\nParis and Rome are both big cities.\n"
-    assert v4(reasoning + "Answer: Paris", CITIES) == "b"
-    e = extract(reasoning + "The answer is Rome.\nok", "choice/v4", choices_text=CITIES)
-    assert (e.value, e.rule) == ("c", "option-text")
-    assert v4(reasoning + "So that is that.", CITIES) is None  # no trigger: no option text
-
-
-def test_a_letter_wins_over_option_text() -> None:
-    assert v4("Answer: C (Rome is lovely, Paris too)", CITIES) == "c"
-
-
 # ---------------------------------------------------------------- reasoning blocks
 
 
@@ -460,225 +422,463 @@ choices = "abcde"
     assert extract("Answer: E", "choice/v4-abcde", presets=presets).value == "e"
 
 
-def _cycle_start_by_definition(tokens: list[str]) -> int | None:
-    """The earliest start of a tail that repeats a period of 2..8 at least twice (and over at
-    least 6 statements) and holds two different tokens: checked start by start."""
-    n, best = len(tokens), None
-    for period in range(2, 9):
-        need = max(2 * period, 6)
-        for start in range(n - need + 1):
-            tail = tokens[start:]
-            if all(tail[i] == tail[i + period] for i in range(len(tail) - period)):
-                if len(set(tail)) > 1:
-                    best = start if best is None else min(best, start)
-                break  # the earliest start of this period; later ones are shorter tails
-    return best
+# =========================================================================== choice/v5
+# Everything choice/v4 reads, plus the conventions of issue 19 (one test per convention, on
+# outputs written for the test), and properties of text handling (invisible characters,
+# invented turns).
 
 
-@given(
-    st.lists(st.sampled_from("abcd"), max_size=30),
-    st.lists(st.sampled_from("abcd"), min_size=1, max_size=4),
-    st.integers(0, 40),
+def v5(text: str, choices: str | None = None, options: list[str] | None = None) -> str | None:
+    value = extract(text, "choice/v5", choices=choices, choices_text=options).value
+    assert value is None or isinstance(value, str)
+    return value
+
+
+@pytest.mark.parametrize(("text", "expected"), SEED_EXAMPLES)
+def test_choice_v5_passes_the_seed_examples(text: str, expected: str | None) -> None:
+    assert v5(text) == expected
+
+
+# ------------------------------------------------------------- what choice/v4 already reads
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("**Answer:** B", "b"),
+        ("ANSWER: **A**", "a"),
+        ("$A$", "a"),
+        ("\\boxed{B}", "b"),
+        ("(B)", "b"),
+        ("Ｂ", "b"),
+        ("The answer is a.", "a"),
+        ('{"answer": "B"}', "b"),
+        ("<answer>C</answer>", "c"),
+        ("回答：３", "c"),
+        ("正解：「a」", "a"),
+        ("cです。", "c"),
+        ("正解は b です。", "b"),
+        ("答案是 C。", "c"),
+        ("故选 A。", "a"),
+        ("정답은 C입니다.", "c"),
+        ("Die richtige Antwort ist C.", "c"),
+        ("La bonne réponse est D.", "d"),
+        ("Jawabannya adalah B.", "b"),
+        ("Jibu sahihi ni A.", "a"),
+        ("الإجابة الصحيحة هي C", "c"),
+        ("सही उत्तर B है।", "b"),
+        ("সঠিক উত্তর হলো C", "c"),
+        ("B\n\nExplanation: option A confuses weight with mass.", "b"),
+        ("例: a\n" + "回答: c\n\n" * 20, "c"),
+        ("以下に回答を1文字で出力してください。\na\nb\nc\nd\n" + f"{ECHO}b\n\n" * 220, "b"),
+        ("金融商品取引法第2条第1項第15号に基づき、正解は c です。", "c"),
+        ("The answer is not A. The answer is C.", "c"),
+        ("答案不是A，而是C。", "c"),
+        ("Answer: C\nExplanation: Answer B is a common misconception.", "c"),
+        ("<think>Maybe A. No, B fits the date.</think>\n\nThe answer is **B**.", "b"),
+    ],
 )
-@settings(max_examples=400)
-def test_cycle_start_is_the_definition(head: list[str], unit: list[str], repeats: int) -> None:
-    from answer_audit.parsers.choice_statements import _cycle_start
-
-    tokens = head + unit * repeats  # random heads, with tails that repeat (or run one token)
-    assert _cycle_start(tokens) == _cycle_start_by_definition(tokens)
+def test_choice_v5_reads_what_choice_v4_reads(text: str, expected: str) -> None:
+    assert v5(text) == expected
 
 
-def _option_hits_by_definition(
-    norm: str, start: int, end: int, table: list[tuple[str, str]]
-) -> list[tuple[int, int, str, str]]:
-    """Every whole-word occurrence, longest text first, kept unless it overlaps one kept."""
-    taken: list[tuple[int, int, str]] = []
-    for key, letter in table:
-        for pos in range(start, end - len(key) + 1):
-            stop = pos + len(key)
-            if norm[pos:stop] != key:
-                continue
-            if key[0].isalnum() and key[0].isascii() and pos > 0 and norm[pos - 1].isalnum():
-                continue
-            if (
-                key[-1].isalnum()
-                and key[-1].isascii()
-                and stop < len(norm)
-                and norm[stop].isalnum()
-            ):
-                continue
-            if all(stop <= s or pos >= e for s, e, _ in taken):
-                taken.append((pos, stop, letter))
-    return [(s, e, letter, "option-text") for s, e, letter in sorted(taken)]
+@pytest.mark.parametrize(
+    "text",
+    [
+        "回答（1文字のみ）:",
+        "a\nb\nc\nd",
+        "A, B, C, D",
+        "Answer: A\nAnswer: B\nAnswer: C\nAnswer: D",
+        "以下に回答を1文字で出力してください。\n" + "a\nb\nc\nd\n" * 200,
+        "正解は b ではない。",
+        "The answer is not A.",
+        "Answer: B or C",
+        "It is a difficult question, but I would go with a guess.",
+        "[1]と[2]の条文を比較すると、[2]の第4項が根拠となります。",
+        "<think>\nJupiter has many moons, maybe A is right. But Saturn has",
+    ],
+)
+def test_choice_v5_reads_as_no_answer_what_choice_v4_does(text: str) -> None:
+    assert v5(text) is None
 
 
-_OPTION_KEYS = ["paris", "rome", "aa", "a", "par", "is", "paris rome", "パパ", "パ", "パリ", "ローマ",
-                "リロ", "(b)", "b)"]  # fmt: skip
+# ------------------------------------------------------------- invented next turns
 
 
-@given(st.data())
-@settings(max_examples=400)  # cheap; overlaps between texts need many tries
-def test_option_hits_are_the_definition(data: st.DataObject) -> None:
-    from answer_audit.parsers.choice_option_text import _option_hits
-
-    keys = data.draw(st.lists(st.sampled_from(_OPTION_KEYS), min_size=1, max_size=4, unique=True))
-    pieces = st.sampled_from([*keys, "", " ", "x", "\n", "パ"])  # texts made of the keys
-    text = "".join(data.draw(st.lists(pieces, max_size=20)))
-    start = data.draw(st.integers(0, 6))
-    end = data.draw(st.integers(0, len(text) + 2))
-    table = sorted(zip(keys, "abcd", strict=False), key=lambda kv: -len(kv[0]))
-    full = _option_hits(text, start, end, table)
-    assert full == _option_hits_by_definition(text, start, end, table)
-    # stopping once two letters are taken decides "one letter" the same way
-    early = _option_hits(text, start, end, table, one_letter=True)
-    if len({hit[2] for hit in full}) == 1:
-        assert early == full
-    else:
-        assert len({hit[2] for hit in early}) != 1 or not full
-
-
-def test_option_keys_must_be_one_choice_letter() -> None:
-    # a key of two letters or none named no option (it came back as the value)
-    for key in ("ab", ""):
-        assert (
-            extract("The answer is Paris", "choice/v4", choices_text={key: "Paris"}).value is None
+@pytest.mark.parametrize(
+    "turn",
+    [
+        "\n\nUSER: next question? ANSWER: D",
+        "\n\nHuman: Which is iron?\n\nAssistant: ANSWER: D",
+        "\n\nH: And a reptile?\n\nA: The answer is D.",
+        "\n<|im_end|>\n<|im_start|>user\nWhich planet?<|im_end|>\n<|im_start|>assistant\nANSWER: D",
+        "<|eot_id|><|start_header_id|>user<|end_header_id|>\n\nWhat is 2+2?\nANSWER: D",
+        " [INST] Which is a mammal? [/INST] The answer is (D).",
+        "</s><s>[INST] Which is correct? [/INST] Answer: D",
+        "<end_of_turn>\n<start_of_turn>user\nCapital?<end_of_turn>\n<start_of_turn>model\nAnswer: D",
+        "<|end|>\n<|user|>\nAnd this one? The answer is D.<|end|>\n<|assistant|>\nD",
+        "\n\n### Instruction:\nAnswer the question.\n\n### Response:\nD",
+        "\n\nStudent: I think it's D.\nTeacher: No, the correct answer is D.",
+        "\n\n用户：下一题是什么？\n助手：答案：D",
+        "\n\n**User:** Which one is odd?\n**Assistant:** The answer is D.",
+        "\n\nuser: thanks! what about this one?\nassistant: Answer: D",
+        "\n\nQuestion 2: What is the symbol for gold?\nA. Ag B. Au C. Gd D. Go\nAnswer: D",
+        "\n\nQ: Which is the smallest prime?\n(A) 0 (B) 1 (C) 2 (D) 3\nA: The answer is (D).",
+        "\n\nNow try this one: Which is a conductor? A) rubber B) glass C) wood D) copper. "
+        "The answer is D.",
+        "\n\nUSER: That's wrong, think again.\nASSISTANT: You're right, I apologize. Answer: D",
+    ],
+)
+def test_an_invented_next_turn_ends_the_answer(turn: str) -> None:
+    assert v5("ANSWER: A" + turn) == "a"
+    assert (
+        v5(
+            "Let's think step by step. Carbon has four valence electrons.\n\nThe answer is (A)."
+            + turn
         )
-    assert extract("The answer is Paris", "choice/v4", choices_text={"B": "Paris"}).value == "b"
-
-
-# choice/v4's answer statement as first written: the gap and the wrap around the choice read the
-# same characters, and `\*\*|\*` and `\$+` repeat, so a run of `$` or `*` with no choice after
-# it backtracked exponentially (40 stars took a minute). The preset now spells them so that
-# no split is tried twice; these tests hold it to the first form's matches.
-_FIRST_GAP = (
-    r"(?:[ \t*_#>=:\-–—)）\]】\"'“”‘’]|\([^()\n]{0,24}\)|（[^（）\n]{0,24}）"
-    r"|\b(?:{LINK})\b|是|为|為|は|が|은|는|হলো|হল|を)*(?:\n[ \t*_>]*)?"
-)
-_FIRST_WRAP = (
-    r"(?:\*\*|\*|__|[「『\"'“‘(\[（【<]|\$+|\\boxed\{|\\text(?:bf)?\{|\\mathrm\{|\\mathbf\{"
-    r"|(?:option|choice|letter|選択肢|选项|보기|opción|opção|opzione|pilihan|chaguo|الخيار"
-    r"|विकल्प|বিকল্প)\s*)*"
-)
-_STATEMENT_PIECES = st.sampled_from(
-    ["answer", ":", " ", "*", "**", "_", "__", '"', "'", "“", "‘", "”", "’", "(", ")", "（",
-     "）", "[", "【", "<", "$", "\\boxed{", "\\textbf{", "option", "choice ", "\n", "\t", ">",
-     " is ", "b", "c", "2", "x", ".", "は", "是", "-", "=", "#", "final:", "(1文字)"]
-)  # fmt: skip
-
-
-# the characters both parts read, after a trigger: where the two forms could part ways
-_SPLIT_PIECES = st.sampled_from(["\n", "*", "_", '"', "”", "“", "(", "$", " ", ">", "b", "x"])
-
-
-@given(
-    st.one_of(
-        st.lists(_STATEMENT_PIECES, max_size=12).map("".join),
-        st.lists(_SPLIT_PIECES, max_size=9).map(lambda p: "answer" + "".join(p)),
-    )
-)
-@settings(max_examples=2000)
-def test_answer_statements_match_as_first_written(text: str) -> None:
-    import re
-
-    from answer_audit.parsers.presets import choice as cp
-
-    def fill(pattern: str) -> re.Pattern[str]:
-        return re.compile(pattern.replace("{L}", "abcd").replace("{D}", "1-4"))
-
-    gap = _FIRST_GAP.replace("{LINK}", cp._LINK_WORDS)
-    pairs = [
-        (cp._TRIGGER + gap + _FIRST_WRAP + cp._TOKEN, cp._ANSWER_STATEMENT),
-        (cp._TRIGGER + gap, cp._TRIGGER + cp._GAP),  # the option-text step's pattern
-    ]
-    for first, now in pairs:
-        a, b = fill(first), fill(now)
-        assert [(m.span(), m.groups()) for m in a.finditer(text)] == [
-            (m.span(), m.groups()) for m in b.finditer(text)
-        ]
-
-
-# The statement checks as first written: _OPEN's spaces could be read by `[\s...]` or by the
-# `\s*` after an option word, and the "x or y" link gave back spaces _OPEN read again, so
-# "option option ... x" and "b or" + spaces were exponential and quadratic.
-_FIRST_OPEN = (
-    r"(?:[\s*_#>\-]|\\boxed\{|\\text(?:bf)?\{|\\mathrm\{|\$|[(\[（【「『\"'“‘]"
-    r"|(?:option|choice|選択肢|选项)\s*)*"
-)
-_LINE_PIECES = st.sampled_from(
-    ["option", "choice", " ", "  ", "\t", "*", "_", "#", ">", "-", "\\boxed{", "$", "(", "「",
-     '"', "b", "c", "2", "x", ")", "}", ".", "。", "です", " or ", " and ", "/", "、", "か", "h"]
-)  # fmt: skip
-
-
-@functools.cache
-def _v4_statement_step() -> StepRegexes:
-    """choice/v4's statements step compiled once (per example, it was 9/10 of the test's time)."""
-    import re
-
-    from answer_audit.parsers import choice_patterns as cr
-
-    return cr.compile_step(
-        CHOICE_V4.steps[0], lambda p: re.compile(p.replace("{L}", "abcd").replace("{D}", "1-4"))
+        == "a"
     )
 
 
-@given(st.lists(_LINE_PIECES, max_size=10).map("".join))
-@settings(max_examples=2000)
-def test_statement_checks_match_as_first_written(text: str) -> None:
-    import re
-
-    from answer_audit.parsers import choice_patterns as cr
-
-    token = "[abcd1-4]"
-    first_bare = re.compile(rf"{_FIRST_OPEN}({token}){cr._CLOSE}(?:です|でした|だ)?[。.]?")
-    first_after = re.compile(
-        rf"[\"'”’」』)\]）】*_$}}]*{cr._BETWEEN_ALTERNATIVES}{_FIRST_OPEN}{token}(?![0-9a-z])"
-    )
-    compiled = _v4_statement_step()
-    old, new = first_bare.fullmatch(text), compiled.bare_line.fullmatch(text)
-    assert (old and (old.span(1), old.group(1))) == (new and (new.span(1), new.group(1)))
-    for pos in range(len(text) + 1):  # the link check: only whether it matches is read
-        assert (first_after.match(text, pos) is None) == (
-            compiled.after_alternative.match(text, pos) is None
-        )
+def test_an_output_that_opens_with_an_invented_turn_has_no_answer() -> None:
+    assert v5("USER: Answer the question.\nASSISTANT: Answer: C") is None
+    assert v5("USER: Can you repeat the question?\nASSISTANT: Sure.\nUSER: C") is None
+    # the prompt's own answer prefix echoed at the start is no turn
+    assert v5("ASSISTANT: The answer is (B).") == "b"
+    assert v5("### Response:\nThe answer is C.\n\n### Instruction:\nExplain the others.") == "c"
 
 
-def _lines_by_splitting(text: str) -> list[tuple[int, str]]:
-    """The reference for `choice._lines`: split at every line break, strip each line."""
-    out, offset = [], 0
-    for line in text.splitlines(keepends=True):
-        if line.strip():
-            out.append((offset + len(line) - len(line.lstrip()), line.strip()))
-        offset += len(line)
-    return out
+# ------------------------------------------------------------- answer statements
 
 
-@settings(max_examples=300)
-@given(
-    st.text(alphabet=st.sampled_from([*"ab \t\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029\u3000\xa0"]))
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("The answer is clearly (A).", "a"),
+        ("So the answer is definitely (B).", "b"),
+        ("The only option left is the last one, so the answer is most likely (D).", "d"),
+        ("The answer is probably B.", "b"),
+        ("It's surely D.", "d"),
+        ("The correct answer would therefore be A.", "a"),
+        ("The answer is, without doubt, C.", "c"),
+        ("The answer is... D!", "d"),
+        ("Letter A.", "a"),
+        ("Final choice — C", "c"),
+        ("My final answer: D", "d"),
+        ("B is the correct answer.", "b"),
+        ("A and B are both partially correct, but B is the better answer.", "b"),
+        ("C选项符合题意，其余选项均与材料不符。", "c"),
+        ("第3个选项正确，即C。", "c"),
+        ("The second option is correct.", "b"),
+        ("I'll go with the last option.", "d"),
+        ("I'd say B.", "b"),
+        ("Answer: rules out C, leaving D", "d"),
+        ("It isn't A, B or D, so C.", "c"),
+        ('{"answer": "B", "confidence": 0.7}\n\nOn reflection, D.', "d"),
+        ("The answer is B. Hmm, or maybe D? I'll stay with B.", "b"),
+        ("La respuesta correcta es la C, ya que el tratado se firmó en 1648.", "c"),
+        ("A resposta correta é a letra D.", "d"),
+        ("A alternativa correta é B.", "b"),
+    ],
 )
-def test_lines_are_the_stripped_non_blank_lines(text: str) -> None:
-    assert choice._lines(text) == _lines_by_splitting(text)
+def test_answer_statements_in_more_phrasings(text: str, expected: str) -> None:
+    assert v5(text) == expected
 
 
-_ALTERNATIVE_PIECES = st.sampled_from(
-    [*"abcdn14 \t\u3000/,、・か或和びはとや(（)x:.", "or", "and", "option", "選択肢", "选项", "或者",
-     "及び", "または"]
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Ответ: C", "c"),
+        ("Правильный ответ: В", "b"),  # a Cyrillic В names option B
+        ("Απάντηση: Β", "b"),  # and so does a Greek Β
+        ("Відповідь: D", "d"),
+        ("Cevap: D", "d"),
+        ("Doğru cevap C şıkkıdır.", "c"),
+        ("Đáp án: B", "b"),
+        ("Απάντηση: C", "c"),
+        ("መልስ፡ C", "c"),
+        ("Amsa: A", "a"),
+        ("Azịza: B", "b"),
+        ("Ìdáhùn: B", "b"),
+        ("Idahun: D", "d"),
+        ("Ìdáhùn tó tọ́ ni B.", "b"),
+        ("উত্তরঃ B", "b"),
+        ("إجابة: B", "b"),
+        ("الإجابة النهائية: D", "d"),
+        ("इसलिए सही विकल्प (A) है।", "a"),
+        ("Answer\u3164: B", "b"),  # a Hangul filler before the colon
+        ("答案：Ｃ！", "c"),
+        ("Answer：B。", "b"),
+        ("Réponse : C", "c"),
+    ],
+)
+def test_answer_prefixes_in_more_languages_with_every_colon(text: str, expected: str) -> None:
+    assert v5(text) == expected
+
+
+def test_an_unknown_language_label_line_still_answers() -> None:
+    assert v5("Jawapan: C") == "c"
+    assert v5("Kwa hivyo tunaona kwamba chaguo ni sahihi.\n\nXyzword: B") == "b"
+
+
+# ------------------------------------------------------------- what is not an answer
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # an example cue reaches its own clause, not a real statement later on the line
+        ("Sodium chloride is the classic example. The answer is C.", "c"),
+        ("Some options, like (A) and (C), describe scurvy, so the answer is (D).", "d"),
+        ("Minerals like quartz (A) and feldspar (B) are silicates, so the answer is C.", "c"),
+        ("Such as A? No — the answer is B.", "b"),
+        ("A format such as 'Answer: C' is required, so here it is: Answer: D", "d"),
+        ("例如A选项提到的“汉代”并不准确，所以答案是C。", "c"),
+        ("比如B和D都有明显错误，正确答案是A。", "a"),
+        ("Example: B", None),
+        ("Format, e.g. Answer: A", None),
+        # counterfactuals and someone else's answer
+        ("If the question had asked about mass, the answer would be A.", None),
+        ("If I had to choose, the answer would be C.", "c"),
+        ("The user thinks the answer is C.", None),
+        ("You might think the answer is A, but it is B.", "b"),
+        # ending in doubt
+        ("The answer is B. Hmm, or maybe D?", None),
+        ("The answer is B. Or is it B?", "b"),
+        # a box holding a formula, a letter inside a unit or formula
+        ("The field is \\boxed{B = \\mu_0 n I}.", None),
+        ("选项 (B) $3.3\\mathrm{MeV}$。", "b"),
+    ],
+)
+def test_examples_conditionals_doubts_and_formulas(text: str, expected: str | None) -> None:
+    assert v5(text) == expected
+
+
+def test_the_pronoun_i_is_not_option_i() -> None:
+    ten = "ABCDEFGHIJ"
+    assert v5("I think the answer is (E). I am fairly confident.", ten) == "e"
+    assert v5("I believe option J is right.", ten) == "j"
+    assert v5("I.e., the reaction is first order. The answer is (F).", ten) == "f"
+    roman = "I. true\nII. false\nIII. true\nSo statements I and III hold"
+    assert v5(roman + ", which is option (D). The answer is (D).", ten) == "d"
+    assert v5(roman + ".", ten) is None  # Roman numerals name statements, not options
+    assert v5("The answer is (I).", ten) == "i"
+    assert v5("I would go with B.", ten) == "b"
+
+
+# ------------------------------------------------------------- what the reader sees
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Answer: \u200bB", "Answer\u200b: B", "\ufeffAnswer: B", "Answer: B\u00ad", "An\u2060swer: B"],
+)
+def test_invisible_characters_are_not_read(text: str) -> None:
+    found = extract(text, "choice/v5")
+    assert found.value == "b"
+    assert found.span is not None and text[found.span[0] : found.span[1]] == "B"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("So the answer is \\(\\boxed{B}\\).", "b"),
+        ("The correct choice is \\(\\text{D}\\).", "d"),
+        ("$$\\text{Answer: } \\mathbf{(A)}$$", "a"),
+        ("The answer is \\fbox{C}.", "c"),
+        ("Answer: ${\\rm B}$", "b"),
+        ("The answer is $\\mathbf{C}$.", "c"),
+        ("Comparing the spectra, the compound is 2-butanone. \\boxed{B} \\boxed{B}", "b"),
+        ("Final Answer: The final answer is $\\boxed{C}$. I hope it is correct.", "c"),
+    ],
+)
+def test_latex_wrappers(text: str, expected: str) -> None:
+    assert v5(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"), [(" is (A).", "a"), (": D", "d"), (" C\n\n", "c"), (" b. 4", "b")]
+)
+def test_a_bare_continuation_of_a_prompt_ending_in_answer(text: str, expected: str) -> None:
+    assert v5(text) == expected
+
+
+# ------------------------------------------------------------- long degenerate outputs
+
+
+def test_floods_are_read_at_their_ends() -> None:
+    assert v5("B\n" * 300_000) == "b"
+    assert v5("a\nb\nc\nd\n" * 100_000) is None
+    assert v5("Answer: C\n" * 100_000) == "c"
+    reasoned = "選択肢aは条文の要件に合致するため、したがって、回答はaです。\na\n"
+    assert v5(reasoned + "b\nc\nd\na\na\n" * 5_000) == "a"
+
+
+# ------------------------------------------------------------- properties
+
+_INVISIBLE = st.sampled_from(["\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u00ad"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(CHOICE_OUTPUTS, st.data())
+def test_invisible_characters_anywhere_change_nothing(text: str, data: st.DataObject) -> None:
+    at = data.draw(st.integers(0, len(text)))
+    mark = data.draw(_INVISIBLE)
+    marked = text[:at] + mark + text[at:]
+    plain, seen = extract(text, "choice/v5"), extract(marked, "choice/v5")
+    assert seen.value == plain.value
+    if seen.span is not None and plain.span is not None:
+        # the same characters, each after the inserted mark one place further on
+        first, last = (i + (i >= at) for i in (plain.span[0], plain.span[1] - 1))
+        assert seen.span == (first, last + 1)
+
+
+_TURNS = st.sampled_from(
+    ["\n\nUSER: ", "\n\nHuman: ", "\n<|im_start|>user\n", "<|eot_id|>", " [INST] ", "</s>",
+     "\n<end_of_turn>\n", "\n\n### Instruction:\n", "\n\nUser: "]
 )  # fmt: skip
 
 
-@settings(max_examples=300)
-@given(st.lists(_ALTERNATIVE_PIECES, min_size=1, max_size=14), st.sampled_from(["abcd", "abcdn"]))
-@example(["b", " or ", "c"], "abcd")  # "b or c": the search before c matches (at end b or )
-@example(["b", " or ", "option", " n"], "abcdn")
-def test_an_end_that_cannot_close_alternatives_needs_no_search(
-    pieces: list[str], choices: str
+@settings(max_examples=300, deadline=None)
+@given(CHOICE_OUTPUTS, _TURNS, CHOICE_OUTPUTS)
+def test_an_appended_invented_turn_never_changes_the_answer(
+    text: str, turn: str, after: str
 ) -> None:
-    text = "".join(pieces)
-    steps = [s for s in choice._compile(CHOICE_V4, choices).extras if s is not None]
-    for rx in steps:
-        for end in range(1, len(text) + 1):
-            for start in (max(0, end - 1), max(0, end - 3)):
-                found = rx.before_alternative.search(text, max(0, start - 24), end)
-                if found is not None:
-                    assert choice_statements._may_end_alternatives(rx, text[end - 1])
+    assert v5(text + turn + after) == v5(text)
+
+
+# =========================================================================== choice/v6
+# choice/v5's reading with its rules made general: markup tokens and brackets of any script are
+# wrappers, answer words reach their choice across table bars and heading gaps, and choice-first
+# verdicts, first-person choices and Chinese modal links in more words.
+
+
+def v6(text: str, choices: str | None = None) -> str | None:
+    value = extract(text, "choice/v6", choices=choices).value
+    assert value is None or isinstance(value, str)
+    return value
+
+
+@pytest.mark.parametrize(("text", "expected"), SEED_EXAMPLES)
+def test_choice_v6_passes_the_seed_examples(text: str, expected: str | None) -> None:
+    assert v6(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("The answer is <|box_start|>C<|box_end|>", "c"),
+        ("<|begin_of_box|>D<|end_of_box|>", "d"),
+        ("Answer: <|begin_of_box|>A<|end_of_box|>\n\nThe other options ignore drag.", "a"),
+        ("<|begin_of_box|>\\boxed{C}<|end_of_box|>", "c"),
+        ("\\boxed{\\text{C}}", "c"),
+        ("Therefore the answer is $\\boxed{(B)}$.", "b"),
+        ("\\boxed{B: A polygenic model with many variants of small effect}", "b"),
+    ],
+)
+def test_special_tokens_and_boxes_are_wrappers(text: str, expected: str) -> None:
+    assert v6(text) == expected
+
+
+def test_a_chat_turn_token_still_ends_the_answer() -> None:
+    turn = "<|im_end|>\n<|im_start|>user\nNext?<|im_end|>\n<|im_start|>assistant\nAnswer: A"
+    assert v6("Answer: C" + turn) == "c"
+    assert v6("<|im_start|>user\nWhich one?<|im_end|>\nAnswer: A") is None
+
+
+@pytest.mark.parametrize(
+    ("opening", "closing"),
+    list(zip("«‹《〈〔〖❨⟨", "»›》〉〕〗❩⟩", strict=True)),
+)
+def test_brackets_and_quotes_of_any_script_are_wrappers(opening: str, closing: str) -> None:
+    assert v6(f"The answer is {opening}B{closing}.") == "b"
+    assert v6(f"答案：{opening}D{closing}") == "d"
+    assert v6(f"{opening}C{closing}") == "c"
+    assert v6(f"The answer is {opening} C {closing}.") == "c"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("| | |\n|---|---|\n| Final answer | **B** |", "b"),
+        ("# Answer\n\n**(A)** Photosynthesis", "a"),
+        ("**Answer**\n\n(C)", "c"),
+        ("| Option | Verdict |\n|---|---|\n| A | wrong |\n| B | right |\n| C | wrong |", "b"),
+    ],
+)
+def test_markdown_tables_and_headings(text: str, expected: str) -> None:
+    assert v6(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("C would be my answer.", "c"),
+        ("Option C would be my choice.", "c"),
+        ("Among the options, (C) fits best.", "c"),
+        ("D is the only one that works.", "d"),
+        ("B, because the reaction releases heat.", "b"),
+        ("B — since the others contradict the data.", "b"),
+        ("I'm going with (D).", "d"),
+        ("We choose A.", "a"),
+        ("A, B and C are all mammals, so the odd one out is D.", "d"),
+    ],
+)
+def test_choice_first_verdicts_and_first_person_choices(text: str, expected: str) -> None:
+    assert v6(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "B would be wrong here because it ignores friction.",
+        "D is the only one that contradicts the data.",
+        "A, B and C are all mammals.",
+        "B, C and D are wrong.",
+        "I'm going with my gut on this one.",
+    ],
+)
+def test_sentences_about_a_choice_are_not_verdicts(text: str) -> None:
+    assert v6(text) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("答案应为B", "b"),
+        ("A说法不对，C、D也不对，所以正确的是B。", "b"),
+        ("根据以上分析，应该是A。", "a"),
+        ("正确答案应该是 B 选项", "b"),
+        ("因此，本题正确的选项为A。", "a"),
+        ("答：选B。", "b"),
+        ("答案为 B 或 D", None),
+        ("答案不是A，而是D。", "d"),
+    ],
+)
+def test_chinese_modal_links(text: str, expected: str | None) -> None:
+    assert v6(text) == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(CHOICE_OUTPUTS, st.sampled_from(["<|begin_of_box|>", "<|box_start|>", "<|ref|>"]))
+def test_a_wrapping_markup_token_changes_nothing(text: str, token: str) -> None:
+    closing = token.replace("begin", "end").replace("start", "end").replace("ref", "/ref")
+    assert v6(token + text + closing) == v6(text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(CHOICE_OUTPUTS, _TURNS, CHOICE_OUTPUTS)
+def test_choice_v6_an_appended_invented_turn_never_changes_the_answer(
+    text: str, turn: str, after: str
+) -> None:
+    assert v6(text + turn + after) == v6(text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(CHOICE_OUTPUTS, st.data())
+def test_choice_v6_invisible_characters_anywhere_change_nothing(
+    text: str, data: st.DataObject
+) -> None:
+    at = data.draw(st.integers(0, len(text)))
+    marked = text[:at] + data.draw(_INVISIBLE) + text[at:]
+    assert v6(marked) == v6(text)

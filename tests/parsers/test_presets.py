@@ -95,3 +95,12 @@ def test_parsers_marks_the_recommended_presets_and_explain_uses_the_choice_one()
         assert f"recommended {r.family}: {r.preset}" in listed.stdout
     explained = runner.invoke(app, ["explain", "Reasoning.\n\nThe answer is (B)."])
     assert f"parser  {RECOMMENDED['choice'].preset}" in explained.stdout
+
+
+def test_the_audit_defaults_run_every_recommended_preset_with_its_matcher() -> None:
+    from answer_audit.parsers.presets.recommended import RECOMMENDED
+    from answer_audit.schemes.apply import default_schemes
+
+    for family, r in RECOMMENDED.items():
+        schemes = {(s.parser, s.normalizer) for s in default_schemes(family)}
+        assert (r.preset, r.matcher) in schemes, f"the {family} defaults lack {r.preset}"

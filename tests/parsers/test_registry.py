@@ -4,6 +4,7 @@ import pytest
 
 from answer_audit import PresetError, PresetSet, extract, get_parser, list_parsers
 from answer_audit.parsers import load_preset_file
+from choice_cases import SEED_EXAMPLES
 
 BUILTINS = {"freeform/v1", "freeform/v2", "choice/v1", "choice/v2", "choice/v3", "json/isup_grade"}
 
@@ -357,3 +358,130 @@ def test_a_choice_range_in_a_preset_file_names_the_key(tmp_path: Path) -> None:
     )
     with pytest.raises(PresetError, match=r"key 'preset\.c/x\.choices': .*ranges such as a-e"):
         load_preset_file(path)
+
+
+# ------------------------------------------------------------ a preset file based on choice/v5
+
+V5_TEXTS = [
+    *(text for text, _ in SEED_EXAMPLES),
+    "Reasoning... like A.\n\nSo the answer is (B).",
+    "ANSWER: A\n\nUSER: next question? ANSWER: D",
+    "الإجابة: ج",
+    "The answer is \\boxed{\\text{C}}。",
+    "I think the answer is D, not C.",
+    "Answer: b or c",
+]
+
+
+@pytest.mark.parametrize("choices", [None, "abcde", "أبجد"])
+def test_a_preset_file_based_on_choice_v5_reads_as_choice_v5(
+    tmp_path: Path, choices: str | None
+) -> None:
+    body = '[preset."choice/mine"]\nfamily = "choice"\nbase = "choice/v5"\n'
+    if choices is not None:
+        body += f'choices = "{choices}"\n'
+    presets = PresetSet.from_file(write(tmp_path, body))
+    preset = presets["choice/mine"]
+    assert preset.user_patterns  # type: ignore[attr-defined]  # a ChoicePreset
+    for text in V5_TEXTS:
+        own = extract(text, "choice/mine", presets=presets)
+        assert own == extract(text, "choice/v5", choices=choices), text
+
+
+def _v5_file(tmp_path: Path, step: str, extra: str = "") -> PresetSet:
+    body = (
+        f'[preset."choice/u"]\nfamily = "choice"\nbase = "choice/v5"\n{extra}\n'
+        f'[[preset."choice/u".steps]]\n{step}'
+    )
+    return PresetSet.from_file(write(tmp_path, body))
+
+
+def test_choice_v5_placeholders_fill_in_a_preset_file(tmp_path: Path) -> None:
+    # {TRIGGER}: the step's triggers; {T}: one choice token in the choices' own script (and
+    # the Latin letter and digit of each position); each cue keeps its own groups
+    presets = _v5_file(
+        tmp_path,
+        'kind = "statements"\nrule = "final"\ntriggers = ["final", "endgültig"]\n'
+        "patterns = ['{TRIGGER}\\s*[:：]\\s*{T}']\nnegations = ['(n)\\1ot']\n",
+        extra='choices = "أبجد"',
+    )
+
+    def value(text: str) -> object:
+        return extract(text, "choice/u", presets=presets).value
+
+    assert value("Final: ج") == "ج"
+    assert value("Endgültig: 2") == "ب"
+    assert value("final: c") == "ج"  # the Latin letter of the third position
+    assert value("final: c nnot") is None
+    # the file's steps decide alone: choice/v5's terminal-answer rule is off
+    assert value("Answer: ب") is None
+    assert extract("Answer: ب", "choice/v5", choices="أبجد").value == "ب"
+
+
+@pytest.mark.xdist_group("timing")  # asserts on wall-clock time: one at a time (make test)
+@pytest.mark.parametrize(
+    ("step", "hostile", "ordinary"),
+    [
+        ("kind = \"regex\"\nrule = \"r\"\npatterns = ['(a|aa)+$', '([{K}])']\npick = \"first\"",
+         "a" * 40 + "!", "x c"),
+        ('kind = "statements"\nrule = "r"\ntriggers = ["final"]\n'
+         "patterns = ['{TRIGGER}: {T}']\nstops = ['(a|aa)+$']", "final: b\n" + "a" * 40 + "!",
+         "final: c"),
+    ],
+)  # fmt: skip
+def test_user_patterns_based_on_choice_v5_cannot_hang(
+    tmp_path: Path, step: str, hostile: str, ordinary: str
+) -> None:
+    presets = _v5_file(tmp_path, step)
+    assert extract(hostile, "choice/u", presets=presets).rule == "pattern-timeout"
+    assert extract(ordinary, "choice/u", presets=presets).value == "c"  # still works
+
+
+@pytest.mark.parametrize(
+    ("base", "step", "message"),
+    [
+        ("choice/v4", "kind = \"regex\"\nrule = \"r\"\npatterns = ['answer: {T}']",
+         r"steps.0.patterns': 'answer: \{T\}' holds \{T\}, which only a preset based on choice/v5"),
+        ("choice/v5", "kind = \"regex\"\nrule = \"r\"\npatterns = ['{TRIGGER}: {T}']",
+         r"steps.0.patterns': .* holds \{TRIGGER\}, which stands for the step's triggers"),
+        ("choice/v5", 'kind = "statements"\nrule = "r"\ntriggers = ["final"]\n'
+         "patterns = ['{TRIGGER}: {T}']\nignore = ['{TRIGGER}']",
+         r"steps.0.ignore': .* holds \{TRIGGER\}"),
+        ("choice/v5", 'kind = "statements"\nrule = "r"\ntriggers = ["final"]\n'
+         "patterns = ['Final: {T}']",
+         r"steps.0.patterns': 'Final: \{T\}' holds 'F', but choice presets read"),
+    ],
+)  # fmt: skip
+def test_choice_v5_placeholders_where_they_cannot_work_are_refused(
+    tmp_path: Path, base: str, step: str, message: str
+) -> None:
+    body = f'[preset."u"]\nfamily = "choice"\nbase = "{base}"\n[[preset."u".steps]]\n{step}\n'
+    with pytest.raises(PresetError, match=message):
+        PresetSet.from_file(write(tmp_path, body))
+
+
+def test_a_choice_range_based_on_choice_v5_is_refused(tmp_path: Path) -> None:
+    path = write(tmp_path, '[preset."u"]\nfamily = "choice"\nbase = "choice/v5"\nchoices = "a-e"\n')
+    with pytest.raises(PresetError, match=r"key 'preset\.u\.choices': .* holds '-'.*ranges"):
+        load_preset_file(path)
+
+
+def test_a_preset_file_can_build_on_number_v2(tmp_path: Path) -> None:
+    body = '[preset."number/mine"]\nfamily = "number"\nbase = "number/v2"\nregion = "freeform/v3"\n'
+    presets = PresetSet.from_file(write(tmp_path, body))
+    text = "25 × 12 = 300, so the answer is 300.\nUSER: and 5?"
+    assert extract(text, "number/mine", presets=presets) == extract(text, "number/v2")
+    refused = body.replace('"freeform/v3"', '"freeform/v2"')  # no turn patterns to end it
+    with pytest.raises(PresetError, match=r"key 'preset.number/mine.region': .* from freeform/v3"):
+        PresetSet.from_file(write(tmp_path, refused))
+
+
+def test_a_v5_based_pattern_invalid_for_the_choices_given_at_run_time_is_a_clear_error(
+    tmp_path: Path,
+) -> None:
+    presets = _v5_file(tmp_path, 'kind = "regex"\nrule = "r"\npatterns = [\'([{L}-e])\']')
+    assert extract("c", "choice/u", presets=presets).value == "c"  # abcd: [abcd-e] is fine
+    with pytest.raises(
+        ValueError, match=r"preset 'choice/u': pattern .* \(choices 'xyz'\) is not a valid"
+    ):
+        extract("x", "choice/u", presets=presets, choices="xyz")

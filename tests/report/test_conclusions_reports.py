@@ -11,13 +11,24 @@ import pytest
 from rich.console import Console
 
 from answer_audit.analysis.audit import AuditResult, AuditSettings, audit
-from answer_audit.report.html import render_audit_html
+from answer_audit.analysis.conclusions import ConclusionSettings
+from answer_audit.analysis.conclusions_section import (
+    COMPARISON_ONLY,
+    NOISE,
+    ConclusionsSection,
+    conclusions_from_labels,
+)
+from answer_audit.report.conclusions import change_groups
+from answer_audit.report.html import environment, render_audit_html
+from answer_audit.report.html.conclusions import conclusions_context
 from answer_audit.report.markdown.audit import render_audit_markdown
-from answer_audit.report.terminal import print_audit_summary
+from answer_audit.report.markdown.conclusions import conclusions_markdown
+from answer_audit.report.terminal import print_audit_summary, print_conclusions
 from answer_audit.schemes.apply import parse_scheme
 from conclusion_fixtures import status_frame
 
 SCHEMES = [parse_scheme("new=stored:numeric"), parse_scheme("same=stored:v1")]
+LETTERS = "choice/letter-boundary"
 
 
 @pytest.fixture(scope="module")
@@ -96,3 +107,39 @@ def test_a_significant_overall_shift_never_gets_the_all_clear_badge() -> None:
     badge = page.split("groups significant (Holm)")[1].split("</dd>")[0]
     assert "badge sig" in badge and "overall shift significant" in badge
     assert "badge ns" not in badge
+
+
+def test_changes_within_noise_and_comparison_only_ones_have_headings_of_their_own() -> None:
+    # "noisy" swaps b and c within noise (one row each); "choice/letter-boundary", a framework
+    # convention shown for comparison, reverses b - a
+    rows = []
+    for level, right, noisy, boundary in (("a", 50, 50, 80), ("b", 60, 61, 20), ("c", 61, 60, 61)):
+        rows += [{"cond": level, "stored": i < right, "noisy": i < noisy, "boundary": i < boundary}
+                 for i in range(100)]  # fmt: skip
+    frame = pl.DataFrame(rows)
+    found = conclusions_from_labels(
+        frame, ConclusionSettings("cond", n_boot=500), frame["stored"].to_list(),
+        {"noisy": frame["noisy"].to_list(), LETTERS: frame["boundary"].to_list()},
+    )  # fmt: skip
+    section = ConclusionsSection(found)
+    groups = change_groups(section)
+    assert [g.weight for g in groups] == [NOISE, COMPARISON_ONLY]
+    assert groups[0].contrasts == [] and [r.scheme for r in groups[0].rankings] == ["noisy"]
+    assert groups[1].title == f"Shown for comparison only ({LETTERS}), not counted in the verdict"
+    assert {c.scheme for c in groups[1].contrasts} == {LETTERS}
+    assert section.verdict().startswith("Conclusions hold") and not section.changed()
+    buffer = io.StringIO()
+    print_conclusions(section, "", Console(file=buffer, width=200, color_system=None))
+    shown = buffer.getvalue()
+    headings = [line for line in shown.splitlines() if line in {g.title for g in groups}]
+    assert headings == [g.title for g in groups]
+    md = "\n".join(conclusions_markdown(section, ""))
+    assert "### Changed within resampling noise: rankings" in md
+    assert f"### Shown for comparison only ({LETTERS})" in md
+    assert "### Contrasts that changed" not in md
+    page = (
+        environment()
+        .get_template("_conclusions.html.j2")
+        .render(**conclusions_context(section, ""))
+    )
+    assert 'class="c-verdict holds"' in page and "<h3>Changed within resampling noise" in page

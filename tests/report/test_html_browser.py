@@ -215,3 +215,34 @@ def test_rescore_and_diff_reports_render_cleanly_print_expanded_and_screenshot(
     assert data.startswith(b"\x89PNG\r\n\x1a\n") and len(data) > 20_000
     REPO_TMP.mkdir(exist_ok=True)
     (REPO_TMP / f"html_report_{kind}.png").write_bytes(data)  # for a human to look at
+
+
+NARROW_LAYOUT = """JSON.stringify({
+  page: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  nav: getComputedStyle(document.querySelector('nav.toc')).position,
+  links: [...document.querySelectorAll('nav.toc a')].filter(
+    a => a.getBoundingClientRect().right > document.documentElement.clientWidth + 1).length,
+  shown: document.querySelectorAll('nav.toc a').length,
+})"""
+
+
+def test_a_narrow_screen_wraps_the_contents_and_never_scrolls_sideways(
+    devtools: DevTools, pages: dict[str, Path], report_pages: dict[str, Path]
+) -> None:
+    import json
+
+    for path in (pages["demo"], pages["hostile"], report_pages["rescore"], report_pages["diff"]):
+        devtools.open(path.as_uri())
+        for width in (320, 360):
+            devtools.send("Emulation.setDeviceMetricsOverride",
+                          {"width": width, "height": 800, "deviceScaleFactor": 1, "mobile": False})  # fmt: skip
+            found = json.loads(devtools.evaluate(NARROW_LAYOUT))
+            assert found["shown"] > 3, found
+            # every link on screen (wrapped, not cut off), nothing wider than the screen, and the
+            # contents scroll away with the page instead of covering it
+            assert (found["links"], found["page"], found["nav"]) == (0, 0, "static"), (path, width)
+        devtools.send("Emulation.setDeviceMetricsOverride",
+                      {"width": 1280, "height": 800, "deviceScaleFactor": 1, "mobile": False})  # fmt: skip
+        wide = json.loads(devtools.evaluate(NARROW_LAYOUT))
+        assert (wide["page"], wide["nav"]) == (0, "sticky")
+    assert devtools.problems() == [], devtools.problems()

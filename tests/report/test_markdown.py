@@ -8,7 +8,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from answer_audit.analysis.audit import AuditSettings, audit
+from answer_audit.analysis.rescore import rescore
 from answer_audit.report.markdown.audit import render_audit_markdown
+from answer_audit.report.markdown.rescore import render_rescore_markdown
 from answer_audit.report.markdown.safe import OwnMarkdown, cell, fence, table
 
 HOSTILE = "a | b\nc ``` d ```` e <script>alert(1)</script>"
@@ -119,3 +121,27 @@ def test_a_missing_group_value_is_not_the_text_none() -> None:
                       "label": [True, True], "truth": ["Paris", "Paris"], "g": ["None", None]})  # fmt: skip
     md = render_audit_markdown(audit(t, settings=AuditSettings(group_by=("g",))))
     assert "g=None" in md and "g=—" in md
+
+
+# --------------------------------------------------------------------------------- ids are escaped
+
+
+def test_audit_markdown_example_heading_escapes_the_id() -> None:
+    hostile_id = "x\n## Injected <img src=x onerror=alert(1)>"
+    frame = pl.DataFrame(
+        {"id": [hostile_id], "raw": ["Rome</think>Paris"], "parsed": ["Rome</think>Paris"],
+         "label": [False], "truth": ["Paris"]}
+    )  # fmt: skip
+    md = render_audit_markdown(audit(frame, settings=AuditSettings(n_boot=10)))
+    assert "## Injected" not in md.replace("<br>## Injected", "")
+    assert "<img" not in md
+
+
+def test_rescore_markdown_escapes_disagreeing_ids() -> None:
+    frame = pl.DataFrame(
+        {"id": ["<img src=x onerror=alert(1)>\n# Injected"], "raw": ["Answer: b"],
+         "parsed": ["b"], "label": [False], "truth": ["b"]}
+    )  # fmt: skip
+    md = render_rescore_markdown(rescore(frame, "choice/v3", n_boot=10))
+    assert "disagrees with it on 1 row" in md
+    assert "<img" not in md and "\n# Injected" not in md

@@ -106,3 +106,40 @@ def test_progress_messages_are_text(monkeypatch: pytest.MonkeyPatch) -> None:
     with cli.progress_reporter(False, None) as step:
         step("scoring [/]=freeform/v2 \x1b[2J")
     assert "\x1b[2J" not in screen.getvalue()
+
+
+LONG_NAME = "mine-with-a-rather-long-scheme-name-of-48-chars"
+
+
+@pytest.mark.parametrize("width", [80, 120])
+def test_the_summary_table_shows_every_scheme_name_whole(width: int) -> None:
+    import io
+
+    import polars as pl
+    from rich.console import Console
+
+    from answer_audit.analysis.audit import AuditSettings, audit
+    from answer_audit.report.terminal import print_audit_summary
+    from answer_audit.schemes.apply import default_schemes, parse_scheme
+
+    frame = pl.DataFrame({"raw": ["Answer: B", "A"] * 10, "parsed": ["b", "a"] * 10,
+                          "label": [True, False] * 10, "truth": ["b", "c"] * 10})  # fmt: skip
+    schemes = [*default_schemes("choice"), parse_scheme(f"{LONG_NAME}=choice/v4")]
+    result = audit(frame, schemes, AuditSettings(kind="choice", n_boot=10))
+    screen = io.StringIO()
+    console = Console(file=screen, width=width, color_system=None)
+    print_audit_summary(result, console, console)
+    rows = [line for line in screen.getvalue().splitlines() if line.startswith("│")]
+    assert "…" not in screen.getvalue()
+    assert all(len(line) <= width for line in rows)
+    # the scheme column's cells, a wrapped name's pieces joined
+    names: list[str] = []
+    for line in rows:
+        cells = [cell.strip() for cell in line.strip("│").split("│")]
+        if any(cells[1:]):
+            names.append(cells[0])
+        else:
+            names[-1] += cells[0]
+    assert names == [s.name for s in schemes]
+    fits = [s.name for s in schemes if s.name != LONG_NAME]
+    assert all(any(line.split("│")[1].strip() == n for line in rows) for n in fits)  # unbroken

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import pickle
 from dataclasses import dataclass
+from pathlib import Path
 
 import polars as pl
 import pytest
+from typer.testing import CliRunner
 
+from answer_audit.cli import app
 from answer_audit.extraction import NOT_FOUND, Extraction
 from answer_audit.parsers import BUILTIN, PresetError, get_parser
-from answer_audit.schemes.apply import apply_scheme, label_value
+from answer_audit.schemes.apply import apply_scheme, label_value, stored_extraction
 from answer_audit.schemes.extract import extract_column
 from answer_audit.schemes.kinds import (
     CHOICE,
@@ -26,6 +29,8 @@ from answer_audit.schemes.kinds import (
 )
 from answer_audit.schemes.labels import stored_labels, truth_classes
 from answer_audit.schemes.scheme import STORED, Scheme
+
+runner = CliRunner()
 
 # ------------------------------------------------------------------ the registry
 
@@ -239,14 +244,15 @@ def test_check_scheme() -> None:
 def test_default_schemes() -> None:
     assert [s.spec() for s in FREEFORM.default_schemes()] == [
         "parse_only=freeform/v2:v1", "parse_norm=freeform/v2:v2", "norm_only=stored:v2",
-        "parse_v3=freeform/v3:v3",
+        "parse_v4=freeform/v4:v4",
     ]  # fmt: skip
     choice = [s.parser for s in CHOICE.default_schemes()]
     assert choice == sorted(n for n, p in BUILTIN.items() if p.family == "choice")
     assert {s.normalizer for s in [*CHOICE.default_schemes(), *JSON.default_schemes()]} == {"v1"}
     assert all(get_parser(s.parser).family == "json" for s in JSON.default_schemes())
     assert [s.spec() for s in NUMBER.default_schemes()] == [
-        "number/v1=number/v1:numeric", "stored_numeric=stored:numeric",
+        "number/v1=number/v1:numeric", "number/v2=number/v2:numeric",
+        "stored_numeric=stored:numeric",
     ]  # fmt: skip
     for kind in KINDS.values():
         for scheme in kind.default_schemes():
@@ -260,3 +266,28 @@ def test_defaults_and_display() -> None:
     assert [k.name for k in KINDS.values() if k.closed_values] == ["choice", "json"]
     assert [k.name for k in KINDS.values() if k.compares_text] == ["freeform", "number"]
     assert JSON.display(3) == "3" and CHOICE.display("b") == "b" and FREEFORM.display(None) is None
+
+
+# --------------------------------------------------- numbers the JSON and choice kinds cannot read
+
+
+@pytest.mark.parametrize("text", ["inf", "-inf", "1e400"])
+def test_json_kind_infinite_values_do_not_crash(text: str) -> None:
+    assert stored_extraction(text, "json").value is None
+    assert label_value(2, text, "json", "v1") is False
+
+
+def test_json_kind_non_integer_truth_is_not_truncated() -> None:
+    assert label_value(2, "2.7", "json", "v1") is False
+    assert label_value(3, "3.0", "json", "v1") is True
+    assert stored_extraction("2.7", "json").value is None
+    assert stored_extraction("3.0", "json").value == 3
+
+
+def test_choice_truth_with_a_superscript_digit_is_not_an_error(tmp_path: Path) -> None:
+    # "²".isdigit() is True but int("²") fails: the truth is simply a class of its own.
+    assert label_value("a", "²", "choice", "v1") is False
+    path = tmp_path / "s.csv"
+    path.write_text("raw,truth,parsed\nAnswer: a,²,a\n", encoding="utf-8")
+    result = runner.invoke(app, ["rescore", str(path), "-p", "choice/v3", "--parsed", "parsed"])
+    assert result.exit_code == 0, result.stderr

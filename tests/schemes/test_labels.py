@@ -8,6 +8,9 @@ import math
 import polars as pl
 import pytest
 
+from answer_audit.analysis.audit import AuditSettings, audit
+from answer_audit.analysis.diff import diff_labelings
+from answer_audit.analysis.rescore import rescore
 from answer_audit.parsers import ChoicePreset, PresetError, get_parser
 from answer_audit.schemes.columns import mask_error_rows
 from answer_audit.schemes.labels import (
@@ -22,6 +25,7 @@ from answer_audit.schemes.labels import (
     with_choices,
 )
 from answer_audit.schemes.scheme import STORED, Scheme
+from group_fixtures import nan_group_rows
 
 
 def _frame(**columns: list[str | None]) -> pl.DataFrame:
@@ -146,3 +150,45 @@ def test_group_indices_order_groups_by_text_and_keep_nan_one_group() -> None:
     assert group_indices(frame, ["model"]) == [(("a",), [1, 3]), (("b",), [0, 2])]
     groups = group_indices(frame, ["t"])
     assert [rows for _, rows in groups] == [[1], [3], [0, 2]]
+
+
+# ------------------------------------------------------ one definition of groups and of error rows
+
+
+def test_nan_group_is_one_group_in_rescore_and_diff_as_in_audit() -> None:
+    frame = nan_group_rows()
+    assert [len(idx) for _, idx in group_indices(frame, ["temp"])] == [1, 3]
+    r = rescore(frame, "choice/v3", group_by=["temp"], n_boot=10)
+    assert [g.comparison.rescored.n for g in r.groups] == [1, 3]
+    d = diff_labelings(frame, "choice/v1", "choice/v3", group_by=["temp"])
+    assert [g.agreement.n for g in d.groups] == [1, 3]
+    a = audit(frame, settings=AuditSettings(kind="choice", group_by=("temp",), n_boot=10))
+    assert a.coverage.groups == 2
+
+
+def test_audit_rescore_and_diff_mask_the_same_error_rows() -> None:
+    # "\x1c" is whitespace to Python's str.strip (the row rules) but not to Polars' default
+    # strip: the audit (Polars) marked such an error cell as an error, rescore (Python) did not.
+    frame = pl.DataFrame(
+        {"id": ["1", "2", "3", "4"], "raw": ["Paris", "Paris", "Rome", "\x1c\x1d "],
+         "truth": ["Paris"] * 4, "label": [True, True, False, False],
+         "error": ["\x1c", "timeout", None, None], "parsed": ["Paris", "Paris", "Rome", ""]}
+    )  # fmt: skip
+    report = audit(frame, [Scheme("p", "freeform/v2", "v2")], AuditSettings(n_boot=10))
+    audit_rules = report.rules["p"].overall
+    assert audit_rules.get("error") == 1  # row 2 only
+    from answer_audit.parsers import get_parser
+    from answer_audit.schemes.labels import parser_labels, stored_labels
+
+    labels = parser_labels(frame, get_parser("freeform/v2"))
+    assert labels.rules[:2] == ["whole-text", "error"]
+    assert labels.rules[3] == "no-output"  # blank to Python: no output, not an answer
+    assert labels.correct == [True, False, False, False]
+    assert stored_labels(frame, "freeform").rules[:2] == ["stored", "error"]
+    assert diff_labelings(frame, "stored", "freeform/v2").rule_pairs == ()  # same rows masked
+
+
+def test_outside_choices_says_nothing_when_most_truths_are_no_letter() -> None:
+    # free-text truths whose numbers read as option numbers (14 -> n): more choices never help
+    truths = pl.Series(["Paris", "14", "H2O", "5", "Tokyo", "9.8 m/s²"])
+    assert outside_choices(truths, [Scheme("v4", "choice/v4")], None) == []

@@ -294,9 +294,12 @@ def test_jsonl_messages_read_well_and_an_array_file_is_pointed_to_json(tmp_path:
         read_table(_write(tmp_path / "t.jsonl", '{"a": "x'))
     with pytest.raises(SourceError, match=r"a\.jsonl:1: not a JSON object \(found a list\); "
                        r"the file may be one JSON array, not JSON Lines: pass --format json"):  # fmt: skip
-        read_table(_write(tmp_path / "a.jsonl", '[{"raw": "x"}, {"raw": "y"}]\n'))
+        read_table(_write(tmp_path / "a.jsonl", '[{"raw": "x"}, {"raw": "y"}]\n'), fmt="jsonl")
     with pytest.raises(SourceError, match=r"b\.jsonl:1: not valid JSON .*pass --format json"):
-        read_table(_write(tmp_path / "b.jsonl", '[{"raw": "x"},\n{"raw": "y"}]\n'))
+        read_table(_write(tmp_path / "b.jsonl", '[{"raw": "x"},\n{"raw": "y"}]\n'), fmt="jsonl")
+    # told nothing, the extension's format is checked against the file's start first
+    with pytest.raises(SourceError, match=r"b\.jsonl: looks like one JSON array, not JSON Lines"):
+        read_table(tmp_path / "b.jsonl")
 
 
 @pytest.mark.parametrize("name", ["outputs.csv", "outputs.jsonl", "outputs.json"])

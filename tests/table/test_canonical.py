@@ -235,3 +235,23 @@ def test_missing_spellings_compare_as_null_values_do_and_advice_never_blanks_a_t
     (note,) = [n for n in notes if "error column" in n]
     assert "--null-values would also blank the '0' cells of truth" in note
     assert "pass --null-values" not in note
+
+
+# ------------------------------------------------------------------------ labels written as floats
+
+
+def test_labels_written_as_float_text_read_like_floats() -> None:
+    # A pandas float column (1.0/0.0/NaN) written as CSV: the same values as the floats.
+    assert parse_label(["1.0", "0.0", "nan", "NaN", " 1.00 "]).to_list() == [
+        True, False, None, None, True,
+    ]  # fmt: skip
+    with pytest.raises(SourceError, match=r"cannot read '0\.5'"):
+        parse_label(["0.5"])
+
+
+def test_jsonl_labels_mixing_ints_and_floats(tmp_path: Path) -> None:
+    path = tmp_path / "m.jsonl"
+    path.write_text('{"raw": "Paris", "truth": "Paris", "ok": 1}\n'
+                    '{"raw": "Rome", "truth": "Paris", "ok": 0.0}\n', encoding="utf-8")  # fmt: skip
+    table = load_files(path, ColumnMap(raw="raw", truth="truth", label="ok"))
+    assert table.frame["label"].to_list() == [True, False]

@@ -4,6 +4,7 @@ tests/sources/test_streamed_text.py): the same rows, notes and audit as a whole 
 from __future__ import annotations
 
 import json
+import pickle
 import sqlite3
 import tempfile
 from contextlib import closing
@@ -20,7 +21,7 @@ from answer_audit.sources.runs import stream_runs
 from answer_audit.sources.spec import RUN_GROUPS, SourceSpec, load, load_streamed
 from answer_audit.table.lazy import InMemoryRows, StreamedTable
 from source_fixtures import snapshot
-from stream_fixtures import CMAP, pathology_rows
+from stream_fixtures import CMAP, pathology_rows, write_rows
 
 
 @pytest.fixture
@@ -163,6 +164,8 @@ def test_streamed_runs_equal_the_whole_read(
         assert rows.slice(7, 30).equals(whole.frame.slice(7, 30))
         picked = [rows.height - 1, 0, 5, 5]
         assert rows.take(picked).equals(whole.frame[picked])
+        handed = pickle.dumps(rows.slice_read(7, 30))  # as a worker process gets it
+        assert pickle.loads(handed).read().equals(whole.frame.slice(7, 30))
         assert (streamed.coverage, streamed.notes) == (whole.coverage, whole.notes)
     finally:
         rows.close()
@@ -179,6 +182,8 @@ def test_a_streamed_run_audit_equals_the_whole_one(
     streamed = stream_runs(folder, metadata)
     try:
         assert audit(streamed.rows, settings=settings).to_dict() == whole
+        # slices read by worker processes from the databases themselves
+        assert audit(streamed.rows, settings=settings, workers=2).to_dict() == whole
     finally:
         streamed.rows.close()
     assert whole["examples"] and whole["think"]["rows"]
@@ -226,6 +231,8 @@ def test_a_live_wal_run_is_read_from_one_copy_and_left_untouched(tmp_path: Path)
         copies = set(temp.glob("answer-audit-*")) - others
         assert len(copies) == 1  # one copy, kept while the rows are read
         texts = streamed.rows.slice(0, 40)["raw"].to_list()
+        handed = pickle.loads(pickle.dumps(streamed.rows.slice_read(0, 40)))  # reads the copy
+        assert handed.read()["raw"].to_list() == texts
         streamed.rows.close()
         assert "from the wal" in texts
         assert not [p for p in copies if p.exists()]  # and goes when they are closed
@@ -293,3 +300,19 @@ def test_an_input_changed_while_read_is_one_clear_error(two_files: list[Path]) -
     pathology_rows(5).write_parquet(two_files[1])  # 31 rows become 5 under the reader's feet
     with pytest.raises(SourceError, match="was an input changed while it was read"):
         streamed.rows.slice(20, 30)
+
+
+def test_a_slice_handed_to_another_process_reads_the_same_rows(tmp_path: Path) -> None:
+    paths = [
+        write_rows(pathology_rows(13), tmp_path / "a.parquet"),
+        write_rows(pathology_rows(17, start=13), tmp_path / "b.csv.gz"),
+        write_rows(pathology_rows(11, start=30), tmp_path / "c.jsonl"),
+    ]
+    streamed = stream_files(paths, CMAP)
+    assert streamed is not None
+    whole = load_files(paths, CMAP).frame
+    for offset, length in [(0, 41), (5, 20), (13, 17), (29, 3), (40, 9)]:
+        handed = pickle.dumps(streamed.rows.slice_read(offset, length))
+        assert b"USER: and" not in handed  # the raw texts stay in the files until read
+        assert pickle.loads(handed).read().equals(whole.slice(offset, length)), offset
+    streamed.rows.close()

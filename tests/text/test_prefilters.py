@@ -13,7 +13,14 @@ from answer_audit.parsers import choice as choice_module
 from answer_audit.parsers import choice_patterns
 from answer_audit.parsers.presets.choice import CHOICE_V4
 from answer_audit.text import prefilters as first_chars_module
-from answer_audit.text.prefilters import first_chars, guarded, may_match, needed_strings, original
+from answer_audit.text.prefilters import (
+    first_chars,
+    guarded,
+    may_match,
+    needed_strings,
+    original,
+    scans_fast,
+)
 from strategies import CUT_PIECES, UNIT_PIECES
 
 
@@ -212,9 +219,9 @@ def _v4_patterns_with_needs() -> list[tuple[str, re.Pattern[str], frozenset[str]
     compiled = choice_module._compile(CHOICE_V4, "abcd")
     rx = compiled.extras[0]
     assert rx is not None
+    # (the engine skips the check for the masks `re` finds as fast: `scans_fast`)
     found = [
-        (f"mask {i}", original(mask), needs)
-        for i, (mask, needs) in enumerate(zip(compiled.masks, compiled.mask_needs, strict=True))
+        (f"mask {i}", original(mask), needed_strings(mask)) for i, mask in enumerate(compiled.masks)
     ]
     found += [(name, getattr(rx, name), rx.needs[name]) for name in ("negation", "ignore", "stop")]
     found += [
@@ -234,6 +241,24 @@ def test_every_match_holds_a_needed_string(
     text = data.draw(st.from_regex(pattern, fullmatch=False), label=name)
     for m in pattern.finditer(text):
         assert may_match(needs, m.group()), (name, m.group())
+
+
+@pytest.mark.parametrize(
+    ("pattern", "expected"),
+    [
+        (r"\n[ \t]*user:", True),  # a literal first: `re` skips to it like `str.find`
+        (r"<\|(?:im_start|user)\|>", True),
+        (r"<start_of_turn>|\[/?inst\]|</s>", True),  # literals, all marks: a fast class scan
+        (r"[\[(（【][0-9]+[\])）】]", True),
+        (r"[0-9_]+\s*(?:文字|字)", False),  # digits are common: checking the strings pays off
+        (r"(?<![a-z])[abcd](?:\s*,\s*[abcd]){2,}", False),
+        (r"user:|human:", False),  # letters first
+        (r"(?i)<\|user", False),
+        (r"\$+|\{", False),
+    ],
+)
+def test_patterns_re_scans_as_fast_as_a_string_search(pattern: str, expected: bool) -> None:
+    assert scans_fast(re.compile(pattern)) is expected
 
 
 def test_choice_v4_cues_and_masks_have_needed_strings() -> None:

@@ -3,13 +3,19 @@
 Pure: takes the canonical table, returns a typed `AuditResult`; renderers do the I/O. The steps,
 each in its own module:
 
-1. plan and label slices (`audit_labels`): which schemes run together; every scheme on every
-   slice of rows, keeping rules, spans and labels, with marker and ``</think>`` counts
-   (`markers`);
-2. compare (`audit_compare`): flips, deltas with intervals, McNemar and Holm, rule counts;
-3. collect examples (`audit_examples`): a seeded sample of flipped rows with their texts;
-4. with ``settings.compare``, draw conclusions (`audit_conclusions`): whether each effect and
-   ranking of the compared factor survives each scheme, from outcome counts taken per slice.
+1. plan (`audit_labels.plan_audit`): which schemes run together on a slice;
+2. label slices (`label_slices` here): every scheme on every slice of rows, each slice kept as
+   a mergeable partial of counts (`audit_partials`): labels compared with the stored ones,
+   rule counts, marker and ``</think>`` counts (`markers`), outcome counts for the conclusions
+   (`audit_conclusions`) and the example candidates;
+3. compare (`audit_compare`): flips, deltas with intervals, McNemar and Holm, rule counts, from
+   the merged counts;
+4. collect examples (`audit_examples`): flipped rows picked by a seeded key, with their texts;
+5. with ``settings.compare``, draw conclusions: whether each effect and ranking of the compared
+   factor survives each scheme.
+
+`audit_totals.result_of` turns the merged partial into the result (steps 3 to 5); a cluster
+engine (`engines.ray`) runs steps 2 to 5 over its partitions the same way.
 """
 
 from __future__ import annotations
@@ -20,14 +26,12 @@ from typing import Any
 
 import polars as pl
 
-from answer_audit.analysis.audit_compare import Comparisons, compare, scored_table
-from answer_audit.analysis.audit_conclusions import SliceOutcomes
 from answer_audit.analysis.audit_inputs import (
     audit_input_notes,
     check_stored_schemes,
     runnable_schemes,
 )
-from answer_audit.analysis.audit_labels import AuditPlan, SliceLabels, plan_audit
+from answer_audit.analysis.audit_labels import AuditPlan, plan_audit
 from answer_audit.analysis.audit_partials import AuditPartial, label_partial, merge_partials
 from answer_audit.analysis.audit_result import (
     AuditResult,
@@ -47,16 +51,12 @@ from answer_audit.analysis.audit_result import (
 from answer_audit.analysis.audit_settings import AuditSettings
 from answer_audit.analysis.audit_totals import result_of
 from answer_audit.analysis.audit_workers import partials_in_workers, slice_rows
-from answer_audit.analysis.conclusions_results import STORED
-from answer_audit.analysis.conclusions_section import ConclusionsSection, rematched_name
 from answer_audit.analysis.markers import snippet
 from answer_audit.parsers import Parser
 from answer_audit.schemes.apply import (
-    CONSISTENCY,
     Scheme,
     check_scheme,
     default_schemes,
-    label_column,
 )
 from answer_audit.schemes.kinds import KINDS
 from answer_audit.schemes.labels import with_choices
@@ -83,6 +83,10 @@ __all__ = [
     "SkippedRows",
     "ThinkArtifacts",
     "audit",
+    "check_inputs",
+    "checked_schemes",
+    "checked_settings",
+    "presets_with_choices",
     "runnable_schemes",
     "snippet",
 ]
@@ -120,25 +124,25 @@ def audit(
     >>> audit(t).schemes[0].overall.flips
     0
     """
-    settings = _checked_settings(settings)
-    presets = _with_choices(presets, settings)
+    settings = checked_settings(settings)
+    presets = presets_with_choices(presets, settings)
     rows = _as_rows(frame, settings)
     skipped: list[str] = []
     if schemes is None:  # the kind's defaults, but those the table cannot run (noted)
         schemes, skipped = runnable_schemes(default_schemes(settings.kind), rows.columns)
     else:
-        schemes = _checked_schemes(schemes)
-    _check_inputs(rows, schemes, settings, presets)
+        schemes = checked_schemes(schemes)
+    check_inputs(rows, schemes, settings, presets)
     check_stored_schemes(schemes, rows.columns)
     say = progress or _silent
     plan = plan_audit(rows.columns, schemes, settings, presets, workers)
-    merged = _label_partials(rows, plan, settings, presets, workers, say)
+    merged = label_slices(rows, plan, settings, presets, workers, say)
     result = result_of(merged, schemes, settings, recorded_labels="label" in rows.columns,
                        source_coverage=source_coverage, presets=presets, say=say)  # fmt: skip
     return result.with_notes(*skipped, *audit_input_notes(result, rows.small["truth"]))
 
 
-def _label_partials(
+def label_slices(
     rows: Rows,
     plan: AuditPlan,
     settings: AuditSettings,
@@ -146,9 +150,11 @@ def _label_partials(
     workers: int,
     say: Callable[[str], None],
 ) -> AuditPartial:
-    """Every slice of `CHUNK_ROWS` rows labelled into a partial, merged as they come (the
-    merge a cluster engine runs over its partitions: one code path). With several workers and
-    several slices, the slices are labelled in the workers (`audit_workers`)."""
+    """The label-slices step: every slice of `CHUNK_ROWS` rows labelled into a partial
+    (`label_partial`: labels, paired and rule counts, markers, example candidates), merged as
+    they come (the merge a cluster engine runs over its partitions: one code path). With
+    several workers and several slices, the slices are labelled in the workers
+    (`audit_workers`)."""
     if workers > 1 and rows.height > slice_rows(CHUNK_ROWS, workers):
         return partials_in_workers(rows, plan, settings, presets, workers, CHUNK_ROWS, say)
     merged: AuditPartial | None = None
@@ -175,25 +181,7 @@ def _silent(message: str) -> None:
     """A progress callback that shows nothing."""
 
 
-def _slice_outcomes(settings: AuditSettings, schemes: Sequence[Scheme]) -> SliceOutcomes | None:
-    """The per-slice counter of the conclusions; None when no comparison was asked for."""
-    chosen = settings.conclusion_settings()
-    return None if chosen is None else SliceOutcomes(chosen, [s.name for s in schemes])
-
-
-def _conclusions(
-    outcomes: SliceOutcomes | None, recorded: bool, say: Callable[[str], None]
-) -> ConclusionsSection | None:
-    """The conclusions of the counted slices, held against the recorded labels when the table
-    has them, else against the stored parse re-matched by the consistency scheme's matcher."""
-    if outcomes is None:
-        return None
-    say("drawing conclusions")
-    stored = STORED if recorded else rematched_name(CONSISTENCY.normalizer)
-    return ConclusionsSection(outcomes.conclusions(), stored)
-
-
-def _with_choices(
+def presets_with_choices(
     presets: Mapping[str, Parser] | None, settings: AuditSettings
 ) -> Mapping[str, Parser] | None:
     """The presets, with the settings' choice letters where they set some."""
@@ -204,34 +192,8 @@ def _with_choices(
     return with_choices(presets, settings.choices)
 
 
-def _has_truth(truth: pl.Series, settings: AuditSettings) -> pl.Series:
-    """Rows with a truth the kind's v1 matcher accepts. A row is scored when it has one and a
-    stored label; a scheme whose own matcher cannot judge a scored row leaves it out (see
-    `compare`)."""
-    blank = pl.Series([""] * len(truth), dtype=pl.String)
-    return label_column(blank, truth, settings.kind, "v1").is_not_null()
-
-
-def _compare_all(
-    small: pl.DataFrame,
-    stored: pl.Series,
-    scored: pl.Series,
-    labels: SliceLabels,
-    schemes: Sequence[Scheme],
-    settings: AuditSettings,
-) -> tuple[pl.DataFrame, Comparisons]:
-    """The scored table (`scored_table`) and every scheme compared on it."""
-    correct = [labels.by_scheme[s.name]["correct"] for s in schemes]
-    table = scored_table(small, stored, scored, correct, settings.group_by)
-    rules = {
-        s.name: labels.by_scheme[s.name]["rule"].filter(scored)
-        for s in schemes
-        if not s.uses_stored_parse
-    }
-    return table, compare(schemes, table, rules, settings)
-
-
-def _checked_settings(settings: object) -> AuditSettings:
+def checked_settings(settings: object) -> AuditSettings:
+    """The caller's settings (the defaults for None), refused when not an AuditSettings."""
     settings = settings or AuditSettings()
     if not isinstance(settings, AuditSettings):
         raise TypeError(
@@ -241,7 +203,7 @@ def _checked_settings(settings: object) -> AuditSettings:
     return settings
 
 
-def _checked_schemes(schemes: object) -> list[Scheme]:
+def checked_schemes(schemes: object) -> list[Scheme]:
     """The caller's schemes as a list, refused when one is not a Scheme or two share a name
     (each name keys its columns and report rows)."""
     if isinstance(schemes, str | Scheme) or not isinstance(schemes, Sequence):
@@ -266,12 +228,14 @@ def _as_rows(frame: pl.DataFrame | Rows, settings: AuditSettings) -> Rows:
     return InMemoryRows(in_memory_table(frame, settings.group_by, what="the audit table"))
 
 
-def _check_inputs(
+def check_inputs(
     rows: Rows,
     schemes: Sequence[Scheme],
     settings: AuditSettings,
     presets: Mapping[str, Parser] | None,
 ) -> None:
+    """Refuse a table the audit cannot run on: a column the settings name is missing, a scheme
+    does not fit the kind, or there is neither a stored label nor a stored parse."""
     chosen = settings.conclusion_settings()
     asked = [] if chosen is None else [chosen.compare, *([chosen.item] if chosen.item else [])]
     missing = [c for c in ("raw", "truth", *settings.group_by) if c not in rows.columns]
@@ -289,62 +253,3 @@ def _check_inputs(
             "or --parsed COLUMN (stored parse, labelled with the v1 matcher); a framework log "
             "without scores has neither: `answer-audit rescore` labels its outputs afresh"
         )
-
-
-def _stored_labels(small: pl.DataFrame, labels: SliceLabels) -> pl.Series:
-    """The stored label column, or (checked in `_check_inputs`) the stored parse labelled by
-    the consistency scheme."""
-    if "label" in small.columns:
-        return small["label"]
-    assert labels.consistency is not None
-    return labels.consistency["correct"]
-
-
-def _scored(has_truth: pl.Series, stored: pl.Series, height: int) -> pl.Series:
-    scored = has_truth & stored.is_not_null()
-    if height and not scored.any():
-        # Error rates of 0.00 over no rows would read as "no errors"; say what is missing.
-        raise ValueError(
-            f"no row has both a truth and a stored label ({int((~has_truth).sum())} of "
-            f"{height} without a truth, {int(stored.is_null().sum())} without a stored "
-            "label); check --truth, --label/--parsed and --null-values"
-        )
-    return scored
-
-
-def _consistency(
-    labels: SliceLabels, small: pl.DataFrame, scored: pl.Series, table: pl.DataFrame
-) -> Consistency | None:
-    """The stored parse re-scored against the stored labels (when the table has both)."""
-    if labels.consistency is None or "label" not in small.columns:
-        return None
-    derived = labels.consistency["correct"].filter(scored).to_numpy().astype(bool)
-    stored_ok = table["_stored"].to_numpy().astype(bool)
-    mismatches = int((derived != stored_ok).sum())
-    return Consistency(scheme=CONSISTENCY.spec(), n=len(derived), mismatches=mismatches)
-
-
-def _groups(table: pl.DataFrame, settings: AuditSettings) -> int:
-    if settings.group_by and table.height:
-        return table.select(settings.group_by).n_unique()
-    return min(table.height, 1)
-
-
-def _coverage(
-    height: int,
-    has_truth: pl.Series,
-    stored: pl.Series,
-    n_groups: int,
-    source_coverage: Mapping[str, Any] | None,
-) -> Coverage:
-    return Coverage(
-        rows=height,
-        scored=int((has_truth & stored.is_not_null()).sum()),
-        skipped=SkippedRows(
-            no_truth=int((~has_truth).sum()),
-            no_stored_label=int((has_truth & stored.is_null()).sum()),
-        ),
-        groups=n_groups,
-        rows_with_truth=int(has_truth.sum()),
-        source=dict(source_coverage or {}),
-    )

@@ -2,20 +2,18 @@
 group (flips, error-rate deltas with bootstrap intervals, McNemar and Holm), and which parser
 rule produced each scored row.
 
-Works on the scored table (`scored_table`): the group columns, ``_stored`` and one ``_ok<i>``
-column per scheme, one row per scored row.
+Works from counts alone: the paired counts and rule counts of a merged `AuditPartial`, summed
+over its slices or partitions (`audit_partials`), so every engine compares the same way.
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
 import polars as pl
 
+from answer_audit.analysis.audit_partials import PAIR_COUNTS, AuditPartial
 from answer_audit.analysis.audit_result import (
     GroupCell,
     GroupRuleCounts,
@@ -27,100 +25,31 @@ from answer_audit.analysis.audit_settings import AuditSettings
 from answer_audit.analysis.stats import holm, mcnemar, paired_delta_ci_counts
 from answer_audit.schemes.apply import Scheme
 
-RowIndices = np.ndarray[Any, np.dtype[np.intp]]
 
-
-@dataclass(frozen=True)
-class Comparisons:
-    """Every scheme compared with the stored labels."""
-
-    summaries: tuple[SchemeSummary, ...]
-    """One per scheme, in scheme order."""
-    cells: tuple[GroupCell, ...]
-    """Every scheme in every group, in report order (largest |Δpp|, most flips first)."""
-    flipped: Mapping[str, RowIndices]
-    """By scheme name: the scored rows (indices among them) whose label the scheme flips."""
-    rules: Mapping[str, RuleCounts]
-    """By scheme name, for schemes that parse: the rules behind the scored rows."""
-
-
-def ok_column(index: int) -> str:
-    """The scored table's column of the ``index``-th scheme's labels."""
-    return f"_ok{index}"
-
-
-def scored_table(
-    small: pl.DataFrame,
-    stored: pl.Series,
-    scored: pl.Series,
-    labels: Sequence[pl.Series],
-    group_by: Sequence[str],
-) -> pl.DataFrame:
-    """One row per scored row: its groups, the stored label and each scheme's label."""
-    return (
-        small.select(*group_by, stored.cast(pl.Boolean).alias("_stored"))
-        .filter(scored)
-        .with_columns(**{ok_column(i): ok.filter(scored) for i, ok in enumerate(labels)})
-    )
-
-
-def compare(
-    schemes: Sequence[Scheme],
-    table: pl.DataFrame,
-    rules: Mapping[str, pl.Series],
-    settings: AuditSettings,
-) -> Comparisons:
-    """Compare each scheme (column `ok_column(i)` of ``table``) with ``table["_stored"]``;
-    ``rules`` holds each parsing scheme's rule per scored row."""
-    summaries, cells, flipped = [], [], {}
-    stored_ok = table["_stored"].to_numpy().astype(bool)
+def compare_counts(
+    partial: AuditPartial, schemes: Sequence[Scheme], settings: AuditSettings
+) -> tuple[tuple[SchemeSummary, ...], tuple[GroupCell, ...]]:
+    """Each scheme against the stored labels, overall and per group, from the paired counts;
+    the cells in report order (largest |Δpp|, most flips first)."""
+    summaries, cells = [], []
     for i, scheme in enumerate(schemes):
-        summary, scheme_cells = compare_scheme(scheme, table, ok_column(i), settings)
-        summaries.append(summary)
+        mine = partial.pairs.filter(pl.col("_scheme") == i)
+        overall = paired_comparison(mine.select(pl.col(PAIR_COUNTS).sum()).row(0, named=True),
+                                    settings)  # fmt: skip
+        scheme_cells = group_cells(scheme.name, mine, settings)
+        summaries.append(scheme_summary(scheme, overall, scheme_cells, settings.alpha))
         cells.extend(scheme_cells)
-        # A row the scheme's matcher cannot judge (null) is left out of its comparison.
-        ok = table[ok_column(i)]
-        judged = ok.is_not_null().to_numpy()
-        flipped[scheme.name] = np.flatnonzero(
-            judged & (ok.fill_null(False).to_numpy() != stored_ok)
-        )
-    counted = {
-        name: rule_counts(table.with_columns(rule.alias("_rule")), settings.group_by)
-        for name, rule in rules.items()
-    }
-    return Comparisons(
-        summaries=tuple(summaries),
-        cells=tuple(
-            sorted(cells, key=lambda c: (-abs(c.stats.delta_pp), -c.stats.flips, c.scheme))
-        ),
-        flipped=flipped,
-        rules=counted,
-    )
+    ordered = sorted(cells, key=lambda c: (-abs(c.stats.delta_pp), -c.stats.flips, c.scheme))
+    return tuple(summaries), tuple(ordered)
 
 
-# Underscored names: a group column may well be called "n" or "c".
-_COUNTS = {
-    "_n": pl.len(),
-    "_both": (pl.col("_stored") & pl.col("_ok")).sum(),
-    "_b": (pl.col("_stored") & ~pl.col("_ok")).sum(),  # stored right, scheme wrong
-    "_c": (~pl.col("_stored") & pl.col("_ok")).sum(),
-}
-
-
-def compare_scheme(
-    scheme: Scheme, table: pl.DataFrame, ok: str, settings: AuditSettings
-) -> tuple[SchemeSummary, list[GroupCell]]:
-    """Overall and per-group comparison of one scheme with the stored labels, from counts."""
-    # Rows this scheme's matcher cannot judge (e.g. `numeric` on a truth without a number) are
-    # not scheme errors: they are left out of its n, like rescore leaves them out.
-    t = table.select(*settings.group_by, "_stored", pl.col(ok).alias("_ok")).filter(
-        pl.col("_ok").is_not_null()
-    )
-    overall = paired_comparison(t.select(**_COUNTS).row(0, named=True), settings)
-    cells = group_cells(scheme.name, t, settings)
-    significant = [c for c in cells if c.holm_p is not None and c.holm_p < settings.alpha]
+def scheme_summary(
+    scheme: Scheme, overall: PairedComparison, cells: Sequence[GroupCell], alpha: float
+) -> SchemeSummary:
+    """One scheme's line: its overall comparison, largest group delta and significant groups."""
+    significant = [c for c in cells if c.holm_p is not None and c.holm_p < alpha]
     max_abs = max((abs(c.stats.delta_pp) for c in cells), default=0.0)
-    summary = SchemeSummary(
+    return SchemeSummary(
         name=scheme.name,
         parser=scheme.parser,
         normalizer=scheme.normalizer,
@@ -128,18 +57,19 @@ def compare_scheme(
         max_abs_delta_pp=max_abs,
         significant_groups=len(significant),
         groups=len(cells),
-        verdict=verdict(overall, max_abs, significant, len(cells), settings.alpha),
+        verdict=verdict(overall, max_abs, significant, len(cells), alpha),
     )
-    return summary, cells
 
 
-def group_cells(scheme: str, t: pl.DataFrame, settings: AuditSettings) -> list[GroupCell]:
-    """One cell per group with rows, in group order, McNemar p Holm-adjusted across them."""
+def group_cells(scheme: str, counts: pl.DataFrame, settings: AuditSettings) -> list[GroupCell]:
+    """One cell per group with rows, in group order, McNemar p Holm-adjusted across them;
+    ``counts`` holds the scheme's paired counts by group."""
     group_by = settings.group_by
-    per_group = t.group_by(group_by).agg(**_COUNTS) if group_by else t.select(**_COUNTS)
+    if not group_by:
+        counts = counts.select(pl.col(PAIR_COUNTS).sum())
     compared = [
         ({g: r[g] for g in group_by}, paired_comparison(r, settings))
-        for r in per_group.iter_rows(named=True)
+        for r in counts.iter_rows(named=True)
         if r["_n"]
     ]
     compared.sort(key=lambda gc: tuple(str(v) for v in gc[0].values()))
@@ -196,15 +126,30 @@ def verdict(
     )
 
 
-def rule_counts(table: pl.DataFrame, group_by: Sequence[str]) -> RuleCounts:
-    """How often each rule (column ``_rule``) fired, overall and per group."""
-    overall_rows = table.group_by("_rule").len().sort(["len", "_rule"], descending=[True, False])
+def rule_counts_of(
+    partial: AuditPartial, schemes: Sequence[Scheme], group_by: Sequence[str]
+) -> dict[str, RuleCounts]:
+    """By parsing scheme: how often each rule fired, overall and per group."""
+    return {
+        scheme.name: rule_counts(partial.rules.filter(pl.col("_scheme") == i), group_by)
+        for i, scheme in enumerate(schemes)
+        if not scheme.uses_stored_parse
+    }
+
+
+def rule_counts(counts: pl.DataFrame, group_by: Sequence[str]) -> RuleCounts:
+    """One scheme's rule counts (columns: the groups, ``_rule``, ``_count``), overall (most
+    frequent first) and per group (in group order)."""
+    overall_rows = (
+        counts.group_by("_rule").agg(pl.col("_count").sum())
+        .sort(["_count", "_rule"], descending=[True, False])
+    )  # fmt: skip
     overall: dict[str, int] = dict(overall_rows.iter_rows())
     if not group_by:
         return RuleCounts(overall, (GroupRuleCounts({}, dict(sorted(overall.items()))),))
     # Grouped by Polars, not by a dict of Python keys: NaN stays one group (NaN != NaN).
-    per = table.group_by(list(group_by)).agg(pl.col("_rule")).iter_rows()
-    grouped = [(tuple(r[:-1]), Counter(r[-1])) for r in per]
+    per = counts.group_by(list(group_by)).agg(pl.col("_rule"), pl.col("_count")).iter_rows()
+    grouped = [(tuple(r[:-2]), dict(zip(r[-2], r[-1], strict=True))) for r in per]
     groups = tuple(
         GroupRuleCounts(dict(zip(group_by, key, strict=True)), dict(sorted(c.items())))
         for key, c in sorted(grouped, key=lambda kv: tuple(map(str, kv[0])))

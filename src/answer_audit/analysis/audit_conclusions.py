@@ -1,7 +1,8 @@
 """The audit's conclusions step: outcome counts per slice of rows, merged, then the conclusions.
 
-`label_slices` hands each labelled slice to `SliceOutcomes.add`, which keeps only mergeable
-counts (`analysis.conclusions_counts`), so the conclusions cost no per-row memory beyond a slice.
+Each labelled slice is handed to `SliceOutcomes.add` (`audit_partials`), which keeps only
+mergeable counts (`analysis.conclusions_counts`), so the conclusions cost no per-row memory beyond
+a slice; `audit_totals.conclusions_of` draws them from the merged counts.
 The counts add up and are sorted before any random draw: the numbers are the same whatever the
 slicing, the row order or ``--workers``.
 
@@ -18,10 +19,8 @@ from collections.abc import Mapping, Sequence
 import polars as pl
 
 from answer_audit.analysis.conclusions import (
-    Conclusions,
     ConclusionSettings,
     OutcomeCounts,
-    conclusions_from_counts,
     merge_outcome_counts,
     outcome_counts,
 )
@@ -61,9 +60,3 @@ class SliceOutcomes:
         )
         part = outcome_counts(table, s, stored=_STORED, schemes=self.columns)
         self.total = part if self.total is None else merge_outcome_counts([self.total, part])
-
-    def conclusions(self) -> Conclusions:
-        """The conclusions of every slice added (an empty table gives none)."""
-        if self.total is None:
-            raise ValueError("no slice was counted")
-        return conclusions_from_counts(self.total, self.settings)

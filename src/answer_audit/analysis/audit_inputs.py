@@ -30,7 +30,7 @@ def runnable_schemes(
     >>> from answer_audit.schemes.apply import default_schemes
     >>> kept, notes = runnable_schemes(default_schemes("freeform"), ["raw", "truth", "label"])
     >>> [s.name for s in kept]
-    ['parse_only', 'parse_norm', 'parse_v3']
+    ['parse_only', 'parse_norm', 'parse_v4']
     >>> notes
     ['scheme norm_only skipped: it rescores the stored parse, and no --parsed column was given']
     """

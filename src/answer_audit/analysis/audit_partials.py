@@ -1,60 +1,35 @@
 """The audit as mergeable partial results: one `AuditPartial` per slice (or partition) of rows,
-merged associatively (`merge_partials`), then turned into the report (`audit_from_partial`).
+merged associatively (`merge_partials`), then turned into the report (`audit_totals.result_of`).
 
 A partial holds counts only, plus a bounded set of example candidates: paired counts per
 scheme x group, rule counts per scheme x group x rule, the scored groups, marker and
 ``</think>`` tallies, outcome counts for the conclusions, and the flip examples whose seeded
-key (`example_key`) is among the smallest. Every part is a sum, a union or a "k smallest by
-key", so the numbers and the examples are the same whatever the split of the rows: slices of
-one machine (`analysis.audit`) or the partitions of a Ray dataset (`engines.ray`).
+key (`audit_examples.example_key`) is among the smallest. Every part is a sum, a union or a "k
+smallest by key", so the numbers and the examples are the same whatever the split of the rows:
+slices of one machine (`analysis.audit`) or the partitions of a Ray dataset (`engines.ray`).
 """
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
-from typing import TypeVar
 
 import polars as pl
 
 from answer_audit.analysis.audit_conclusions import SliceOutcomes
-from answer_audit.analysis.audit_examples import flip_example
+from answer_audit.analysis.audit_examples import Keyed, example_key, flip_examples, smallest
 from answer_audit.analysis.audit_labels import AuditPlan, label_batch
-from answer_audit.analysis.audit_result import FlipExample, MarkerCounts, PostThinkLoss
+from answer_audit.analysis.audit_result import MarkerCounts, PostThinkLoss
 from answer_audit.analysis.audit_settings import AuditSettings
 from answer_audit.analysis.conclusions import OutcomeCounts, merge_outcome_counts
-from answer_audit.analysis.markers import contains_any_lowercased, count_markers, snippet
-from answer_audit.parsers import FreeformPreset, Parser
-from answer_audit.schemes.apply import (
-    CONSISTENCY,
-    Scheme,
-    apply_scheme,
-    extract_column,
-    label_column,
-    mask_error_rows,
-)
+from answer_audit.analysis.markers import count_markers, count_think
+from answer_audit.parsers import Parser
+from answer_audit.schemes.apply import CONSISTENCY, Scheme, label_column
 from answer_audit.schemes.kinds import KINDS
-
-_T = TypeVar("_T")
-
-Keyed = tuple[tuple[str, int, str], FlipExample]
-"""A flip example with its order key: (seeded hash, scheme index, id)."""
 
 # Underscored names: a group column may well be called "n" or "c".
 PAIR_COUNTS = ("_n", "_both", "_b", "_c")
-
-
-def example_key(seed: int, scheme: str, row_id: object) -> str:
-    """The seeded key that picks examples: the ``max_examples`` smallest keys are shown. A
-    function of the row's id alone, so the choice does not depend on how rows were split.
-
-    >>> example_key(0, "v3", "q1") == example_key(0, "v3", "q1")
-    True
-    """
-    text = f"{seed}\x00{scheme}\x00{row_id}".encode()
-    return hashlib.blake2b(text, digest_size=12).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -145,13 +120,8 @@ def partial_of(
     if consistency is not None and recorded:
         derived = consistency["correct"].filter(scored).cast(pl.Boolean).fill_null(False)
         mismatches = int((derived != table["_stored"].fill_null(False)).sum())
-    outcomes = None
-    chosen = settings.conclusion_settings()
-    if chosen is not None:
-        counter = SliceOutcomes(chosen, [s.name for s in schemes])
-        counter.add(chunk, has_truth, stored, oks)
-        outcomes = counter.total
-    think_rows, post_flips, losses = _think(chunk, scored, stored, settings)
+    think_rows, post_flips, lost = count_think(chunk, scored, stored, settings.kind)
+    losses = [(example_key(settings.seed, "</think>", loss.id), loss) for loss in lost]
     with_choices = KINDS[settings.kind].default_choices is not None
     return AuditPartial(
         rows=chunk.height,
@@ -166,13 +136,30 @@ def partial_of(
         markers=count_markers(chunk, scored),
         think_rows=think_rows,
         post_think_flips=post_flips,
-        think_losses=losses,
+        think_losses=smallest(losses, settings.max_examples),
         truths=frozenset(chunk["truth"].filter(scored).drop_nulls().unique().to_list())
         if with_choices
         else frozenset(),
-        outcomes=outcomes,
-        examples=_examples(chunk, table, scored, schemes, labelled, settings, presets),
+        outcomes=_outcomes(chunk, has_truth, stored, schemes, oks, settings),
+        examples=flip_examples(chunk, table, schemes, labelled, settings, presets),
     )
+
+
+def _outcomes(
+    chunk: pl.DataFrame,
+    has_truth: pl.Series,
+    stored: pl.Series,
+    schemes: Sequence[Scheme],
+    oks: Mapping[str, pl.Series],
+    settings: AuditSettings,
+) -> OutcomeCounts | None:
+    """The slice's outcome counts for the conclusions; None without ``settings.compare``."""
+    chosen = settings.conclusion_settings()
+    if chosen is None:
+        return None
+    counter = SliceOutcomes(chosen, [s.name for s in schemes])
+    counter.add(chunk, has_truth, stored, oks)
+    return counter.total
 
 
 def _scored_table(
@@ -242,68 +229,6 @@ def _rules(
     return pl.concat(frames, how="vertical_relaxed")
 
 
-_AFTER_THINK = FreeformPreset("after-think", (), case_sensitive=False, strip_think=True)
-
-
-def _think(
-    chunk: pl.DataFrame, scored: pl.Series, stored: pl.Series, settings: AuditSettings
-) -> tuple[int, int, tuple[tuple[str, PostThinkLoss], ...]]:
-    """``</think>`` rows, post-think flips, and the right-to-wrong losses with the smallest
-    keys (as `markers.TextTally` counts them, the losses picked by key, not row order)."""
-    has = contains_any_lowercased(chunk["raw"], ["</think>"]) & scored
-    n = int(has.sum())
-    if not KINDS[settings.kind].compares_text or not n:
-        return n, 0, ()
-    sub = chunk.filter(has)
-    post = extract_column(sub, _AFTER_THINK.name, "freeform", {_AFTER_THINK.name: _AFTER_THINK})
-    ok = label_column(post["value"], sub["truth"], "freeform", "v2").fill_null(False)
-    before = stored.filter(has).cast(pl.Boolean).fill_null(False)
-    flips = int((ok != before).sum())
-    lost = sub.select("id", "truth").with_columns(post["value"].alias("_post")).filter(before & ~ok)
-    keyed = [
-        (example_key(settings.seed, "</think>", r["id"]),
-         PostThinkLoss(id=r["id"], truth=r["truth"], post_think=snippet(r["_post"])))
-        for r in lost.iter_rows(named=True)
-    ]  # fmt: skip
-    return n, flips, _smallest(keyed, settings.max_examples)
-
-
-def _examples(
-    chunk: pl.DataFrame,
-    table: pl.DataFrame,
-    scored: pl.Series,
-    schemes: Sequence[Scheme],
-    labelled: Mapping[str, pl.DataFrame],
-    settings: AuditSettings,
-    presets: Mapping[str, Parser] | None,
-) -> tuple[Keyed, ...]:
-    """The flipped (scheme, row) pairs with the smallest keys, as examples with their texts."""
-    if settings.max_examples <= 0:
-        return ()
-    candidates: list[tuple[tuple[str, int, str], int]] = []
-    for i, scheme in enumerate(schemes):
-        ok = pl.col(f"_ok{i}")
-        flipped = table.filter(ok.is_not_null() & (ok != pl.col("_stored")))
-        for row_id, row in flipped.select("_id", "_row").iter_rows():
-            key = (example_key(settings.seed, scheme.name, row_id), i, str(row_id))
-            candidates.append((key, row))
-    chosen = sorted(candidates, key=lambda c: (c[0], c[1]))[: settings.max_examples]
-    examples = []
-    for key, row in chosen:
-        scheme = schemes[key[1]]
-        one = chunk.slice(row, 1)
-        # the labels kept no values: the chosen row is extracted again (same rules, same value)
-        value = mask_error_rows(one, apply_scheme(one, scheme, settings.kind, presets))["value"][0]
-        label = labelled[scheme.name].row(row, named=True)
-        stored = bool(table.filter(pl.col("_row") == row)["_stored"][0])
-        examples.append((key, flip_example(scheme.name, one, label, value, stored, settings)))
-    return tuple(examples)
-
-
-def _smallest(keyed: Sequence[tuple[str, _T]], k: int) -> tuple[tuple[str, _T], ...]:
-    return tuple(sorted(keyed, key=lambda kv: kv[0])[: max(k, 0)])
-
-
 def merge_partials(parts: Sequence[AuditPartial], max_examples: int) -> AuditPartial:
     """The partial of the union of the parts' rows (associative and commutative: any split
     and any order of merging gives the same report)."""
@@ -326,7 +251,7 @@ def merge_partials(parts: Sequence[AuditPartial], max_examples: int) -> AuditPar
         markers=sum((p.markers for p in parts[1:]), first.markers),
         think_rows=sum(p.think_rows for p in parts),
         post_think_flips=sum(p.post_think_flips for p in parts),
-        think_losses=_smallest([kv for p in parts for kv in p.think_losses], max_examples),
+        think_losses=smallest([kv for p in parts for kv in p.think_losses], max_examples),
         truths=frozenset().union(*(p.truths for p in parts)),
         outcomes=merge_outcome_counts(outcomes) if outcomes else None,
         examples=tuple(

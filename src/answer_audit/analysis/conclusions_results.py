@@ -7,27 +7,54 @@ percentage points (pp); intervals are ``[low, high]`` at confidence 1 - alpha.
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from answer_audit.analysis.conclusions_status import (
+    GAINED,
+    LOST,
+    NOT_ESTIMABLE,
+    REVERSED,
+    SAME,
+    SHIFTED,
+    SIGNIFICANT_REVERSAL,
+    STATUS_ORDER,
+    STORED,
+    Interval,
+    Scalar,
+    Stratum,
+    VerdictCounts,
+    contrast_pairs,
+    contrast_status,
+    excludes_zero,
+    stratum_text,
+    tally_statuses,
+)
 from answer_audit.analysis.stats import as_integer, check_bootstrap, check_fraction
 
-Scalar = str | int | float | bool | None
-Stratum = Mapping[str, Scalar]
-Interval = tuple[float, float]
-
-SIGNIFICANT_REVERSAL = "significant reversal"
-GAINED = "gained"
-LOST = "lost"
-REVERSED = "reversed"
-SHIFTED = "shifted"
-SAME = "same"
-NOT_ESTIMABLE = "not estimable"  # a level has no scored row under one of the two labellings
-# Most consequential first: the order in which sentences are listed.
-STATUS_ORDER = (SIGNIFICANT_REVERSAL, GAINED, LOST, REVERSED, SHIFTED, NOT_ESTIMABLE, SAME)
-STORED = "stored"
+__all__ = [
+    "GAINED",
+    "LOST",
+    "NOT_ESTIMABLE",
+    "REVERSED",
+    "SAME",
+    "SHIFTED",
+    "SIGNIFICANT_REVERSAL",
+    "STATUS_ORDER",
+    "STORED",
+    "ConclusionSettings",
+    "Conclusions",
+    "Contrast",
+    "Interval",
+    "LevelAccuracy",
+    "Ranking",
+    "Scalar",
+    "Stratum",
+    "contrast_pairs",
+    "contrast_status",
+    "stratum_text",
+]
 
 
 @dataclass(frozen=True)
@@ -149,6 +176,16 @@ class Contrast:
     status: str
     """The first of STATUS_ORDER that applies (see `contrast_status`)."""
 
+    @property
+    def beyond_noise(self) -> bool:
+        """Whether the change is more than resampling noise: a significant reversal, or a
+        change interval that excludes 0 (always so when reversed or shifted). A contrast
+        `gained` or `lost` while its effect barely moved (the interval holds 0) only crossed
+        the significance line."""
+        return self.status == SIGNIFICANT_REVERSAL or (
+            self.status in (GAINED, LOST, REVERSED, SHIFTED) and excludes_zero(self.change_ci)
+        )
+
     def to_dict(self) -> dict[str, Any]:
         """The JSON contrast object of issue 17 (stored_holm_p stays a typed attribute only)."""
         return {
@@ -215,6 +252,16 @@ class Ranking:
         """Whether any two levels swapped places."""
         return self.order != self.stored_order
 
+    def clearly_changed(self, alpha: float = 0.05) -> bool:
+        """Whether the best level changed while one labelling is sure of its best: best in at
+        least 1 - ``alpha`` of the resamples (the scheme's best, or the stored best). Other
+        swaps are within resampling noise; the contrasts say which effects moved beyond it."""
+        if not self.best_changed:
+            return False
+        sure = 1.0 - alpha
+        return (self.p_best.get(self.order[0], 0.0) >= sure
+                or self.stored_p_best.get(self.stored_order[0], 0.0) >= sure)  # fmt: skip
+
     def to_dict(self) -> dict[str, Any]:
         """The JSON ranking object of issue 17."""
         return {
@@ -279,8 +326,7 @@ class Conclusions:
 
     def status_counts(self) -> dict[str, int]:
         """How many contrasts have each status, in STATUS_ORDER, zero counts left out."""
-        counts = Counter(c.status for c in self.contrasts)
-        return {status: counts[status] for status in STATUS_ORDER if counts[status]}
+        return tally_statuses(c.status for c in self.contrasts)
 
     def lines(self, stored_name: str = STORED, names: Mapping[str, str] | None = None) -> list[str]:
         """Sentences for every contrast (statuses other than `same` first, most consequential
@@ -299,86 +345,36 @@ class Conclusions:
         ]
         return contrast_lines + ranking_lines
 
-    def verdict(self) -> str:
-        """One line; it reads as unchanged only when every contrast is `same` and every ranking
-        keeps its order. A contrast that cannot be estimated is named, never counted as same."""
-        counts = self.status_counts()
-        moved = {s: n for s, n in counts.items() if s not in (SAME, NOT_ESTIMABLE)}
-        missing = counts.get(NOT_ESTIMABLE, 0)
-        best_moved = sum(r.best_changed for r in self.rankings)
-        order_moved = sum(r.order_changed for r in self.rankings)
-        factor, total = self.settings.compare, len(self.contrasts)
-        if not self.contrasts and not self.rankings:
-            return f"No contrast of {factor} to check: no scheme, or fewer than 2 levels."
-        parts = []
-        if moved:
-            listed = ", ".join(f"{n} {s}" for s, n in moved.items())
-            parts.append(f"{sum(moved.values())} of {total} contrasts changed ({listed})")
-        if order_moved:
-            parts.append(
-                f"the best {factor} changed in {best_moved} and the order in {order_moved} of "
-                f"{len(self.rankings)} rankings"
-            )
-        if missing:
-            parts.append(f"{missing} of {total} contrasts could not be estimated")
-        if not parts:
-            return (
-                f"Conclusions hold: all {total} contrasts of {factor} are the same within "
-                f"resampling noise, and every ranking keeps its order."
-            )
-        if not moved and not order_moved:
-            return "Conclusions not fully checked: " + "; ".join(parts) + "."
-        return "Conclusions change under re-labelling: " + "; ".join(parts) + "."
-
-
-def contrast_pairs(levels: Sequence[str], baseline: str | None) -> list[tuple[str, str]]:
-    """(level, baseline) pairs: every level against ``baseline``, or every pair of levels (the
-    later in ``levels`` minus the earlier) when baseline is None.
-
-    >>> contrast_pairs(["a", "b", "c"], None)
-    [('b', 'a'), ('c', 'a'), ('c', 'b')]
-    """
-    if baseline is not None:
-        return [(level, baseline) for level in levels if level != baseline and baseline in levels]
-    return [(levels[j], levels[i]) for i in range(len(levels)) for j in range(i + 1, len(levels))]
-
-
-def contrast_status(
-    stored_effect: float | None,
-    stored_holm_p: float | None,
-    effect: float | None,
-    holm_p: float | None,
-    change_ci: Interval | None,
-    alpha: float = 0.05,
-) -> str:
-    """The first status that applies ("significant" = Holm-adjusted p < alpha):
-
-    `significant reversal` (significant under both, opposite signs), `gained` (under the scheme
-    only), `lost` (under the stored labels only), `reversed` (opposite signs and the change
-    interval excludes 0), `shifted` (the change interval excludes 0), else `same`. A zero effect
-    has no sign, so it never reverses. `not estimable` when either effect is missing.
-
-    >>> contrast_status(-5.0, 0.5, -20.0, 0.01, (-25.0, -5.0))
-    'gained'
-    """
-    if stored_effect is None or effect is None:
-        return NOT_ESTIMABLE
-    stored_significant = stored_holm_p is not None and stored_holm_p < alpha
-    significant = holm_p is not None and holm_p < alpha
-    opposite = stored_effect * effect < 0
-    if significant and stored_significant and opposite:
-        return SIGNIFICANT_REVERSAL
-    if significant != stored_significant:
-        return GAINED if significant else LOST
-    excludes_zero = change_ci is not None and (change_ci[0] > 0 or change_ci[1] < 0)
-    if opposite and excludes_zero:
-        return REVERSED
-    return SHIFTED if excludes_zero else SAME
-
-
-def stratum_text(stratum: Stratum) -> str:
-    """``variant=base, temp=0.5``; ``all rows`` for the empty stratum."""
-    return ", ".join(f"{k}={v}" for k, v in stratum.items()) or "all rows"
+    def verdict(self, comparison_only: Collection[str] = ()) -> str:
+        """One line whose headline weighs the schemes compared and the changes beyond
+        resampling noise (`Contrast.beyond_noise`, `Ranking.clearly_changed`): it reads as
+        holding when none changed beyond noise, and then still names every change within noise.
+        Schemes in ``comparison_only`` (presets shown beside the others for comparison, such as
+        another framework's convention) are counted after the headline, unless every scheme is
+        one. A contrast that cannot be estimated is named, never counted as same."""
+        aside = set(comparison_only) if set(self.schemes) - set(comparison_only) else set()
+        contrasts = [c for c in self.contrasts if c.scheme not in aside]
+        rankings = [r for r in self.rankings if r.scheme not in aside]
+        alpha = self.settings.alpha
+        swapped = [r for r in rankings if r.order_changed and not r.clearly_changed(alpha)]
+        weak = [
+            c for c in contrasts if c.status not in (SAME, NOT_ESTIMABLE) and not c.beyond_noise
+        ]
+        return VerdictCounts(
+            factor=self.settings.compare,
+            confidence_pct=self.settings.confidence_pct,
+            contrasts=len(contrasts),
+            rankings=len(rankings),
+            beyond_noise=tally_statuses(c.status for c in contrasts if c.beyond_noise),
+            clear=sum(r.clearly_changed(alpha) for r in rankings),
+            missing=sum(c.status == NOT_ESTIMABLE for c in contrasts),
+            crossed=tally_statuses(c.status for c in weak),
+            swapped=len(swapped),
+            swapped_best=sum(r.best_changed for r in swapped),
+            aside=tuple(s for s in self.schemes if s in aside),
+            aside_changed=sum(c.status != SAME for c in self.contrasts if c.scheme in aside),
+            aside_moved=sum(r.order_changed for r in self.rankings if r.scheme in aside),
+        ).text()
 
 
 def _pp(value: float | None) -> str:

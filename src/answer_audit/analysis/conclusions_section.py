@@ -12,23 +12,30 @@ command's group-by columns) and `conclusions_from_labels` (the conclusions of pe
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import polars as pl
 
 from answer_audit.analysis.conclusions import conclusions
 from answer_audit.analysis.conclusions_results import (
+    NOT_ESTIMABLE,
+    SAME,
     STORED,
     Conclusions,
     ConclusionSettings,
     Contrast,
     Ranking,
 )
-from answer_audit.analysis.records import JsonRecord
+from answer_audit.analysis.records import INTERNAL, JsonRecord
+from answer_audit.parsers import COMPARISON
 
 __all__ = [
     "ASK_FOR_CONCLUSIONS",
+    "CHANGED",
+    "COMPARISON_ONLY",
+    "NOISE",
+    "UNCHANGED",
     "ConclusionsSection",
     "compare_hint",
     "conclusion_settings",
@@ -41,6 +48,10 @@ ASK_FOR_CONCLUSIONS = (
     "model or condition; with --baseline LEVEL and --item COLUMN) to see whether each effect "
     "and ranking survives re-labelling."
 )
+
+
+CHANGED, NOISE, COMPARISON_ONLY, UNCHANGED = "changed", "within noise", "comparison only", "same"
+"""Where a contrast or ranking counts (`ConclusionsSection.weight`)."""
 
 
 def compare_hint(compare: str, baseline: str | None = None) -> str:
@@ -75,6 +86,10 @@ class ConclusionsSection(JsonRecord):
     """``stored`` for recorded correctness; `rematched_name` where none was recorded."""
     scheme_names: Mapping[str, str] | None = None
     """Display name per scheme, where it differs from the scheme's own (diff: ``B (choice/v4)``)."""
+    comparison_only: tuple[str, ...] | None = field(default=None, metadata=INTERNAL)
+    """Schemes shown for comparison only, counted after the verdict's headline; None: those
+    named after a comparison preset (`answer_audit.parsers.COMPARISON`, another framework's
+    convention). Ignored when every scheme is one (then they are what was asked for)."""
 
     @property
     def settings(self) -> ConclusionSettings:
@@ -92,15 +107,41 @@ class ConclusionsSection(JsonRecord):
         return sorted(self.conclusions.rankings, key=lambda r: (not r.best_changed,
                                                                  not r.order_changed))  # fmt: skip
 
-    def changed(self) -> bool:
-        """Whether any contrast has a status other than ``same`` or any ranking moved."""
-        return bool(self.conclusions.changed_contrasts()) or any(
-            r.order_changed for r in self.conclusions.rankings
+    def aside(self) -> frozenset[str]:
+        """The schemes the verdict counts after its headline (`comparison_only`)."""
+        schemes = self.conclusions.schemes
+        named = self.comparison_only
+        aside = (
+            frozenset(s for s in schemes if s in COMPARISON) if named is None else frozenset(named)
         )
+        return aside if set(schemes) - aside else frozenset()
+
+    def weight(self, item: Contrast | Ranking) -> str:
+        """Where a contrast or ranking counts: `CHANGED` (a scheme compared, changed beyond
+        resampling noise, or not estimable), `NOISE` (changed within noise), `COMPARISON_ONLY` (a
+        comparison-only scheme's change) or `UNCHANGED`."""
+        if isinstance(item, Contrast):
+            moved, strong = item.status != SAME, item.beyond_noise or item.status == NOT_ESTIMABLE
+        else:
+            moved, strong = item.order_changed, item.clearly_changed(self.settings.alpha)
+        if not moved:
+            return UNCHANGED
+        if item.scheme in self.aside():
+            return COMPARISON_ONLY
+        return CHANGED if strong else NOISE
+
+    def changed(self) -> bool:
+        """Whether the verdict's headline reads as anything but holding: a scheme compared
+        changed a contrast or ranking beyond resampling noise, or a contrast is not estimable
+        (changes within noise, or under comparison-only schemes, do not count)."""
+        items: list[Contrast | Ranking] = [*self.conclusions.contrasts, *self.conclusions.rankings]
+        return any(self.weight(item) == CHANGED for item in items)
 
     def verdict(self) -> str:
-        """One line that never reads as unchanged while a contrast or ranking changed."""
-        return self.conclusions.verdict()
+        """One line: its headline weighs the schemes compared and changes beyond resampling
+        noise, and it still names every change within noise and under comparison-only schemes
+        (`Conclusions.verdict`)."""
+        return self.conclusions.verdict(self.aside())
 
     def name(self, scheme: str) -> str:
         """A scheme's display name."""

@@ -138,11 +138,7 @@ def diff_labelings(
     (2, 1.0, 1.0)
     """
     frame, other = _checked_tables(frame, frame_b, a, b, group_by)
-    check_bootstrap(n_boot, seed)
-    chosen = conclusion_settings(compare, baseline, item, group_by, seed=seed, n_boot=n_boot,
-                                 alpha=0.05)  # fmt: skip
-    if chosen is not None:
-        check_conclusion_columns(frame.columns, chosen)
+    chosen = _checked_conclusions(frame, compare, baseline, item, group_by, seed, n_boot)
     kind = side_kind(a, b, presets, kind)
     normalizer = pick_normalizer(normalizer, kind)
     options: dict[str, Any] = {
@@ -151,13 +147,34 @@ def diff_labelings(
     la = side_labels(frame, a, kind, columns=columns, **options)
     columns_b = columns_b if frame_b is not None else columns
     lb = side_labels(other, b, kind, columns=columns_b, **options)
+    notes = _truth_notes(frame, other) if frame_b is not None else []
+    return _compare_labels(frame, other, la, lb, kind=kind, normalizer=normalizer, align=align,
+                           group_by=group_by, context=context, conclusions=chosen, notes=notes)  # fmt: skip
+
+
+def _compare_labels(
+    frame: pl.DataFrame,
+    other: pl.DataFrame,
+    la: Labels,
+    lb: Labels,
+    *,
+    kind: KindName,
+    normalizer: str,
+    align: Align = "rows",
+    group_by: Sequence[str] = (),
+    context: int = 80,
+    conclusions: ConclusionSettings | None = None,
+    notes: Sequence[str] = (),
+) -> DiffResult:
+    """The comparison of A's labels ``la`` of ``frame`` with B's labels ``lb`` of ``other``
+    (row i of one is row i of the other): agreement, accuracy, value changes, rule pairs and
+    disagreements, overall and by ``group_by``; ``notes`` come first among the notes."""
     same = [_key(x, kind, normalizer) == _key(y, kind, normalizer)
             for x, y in zip(la.values, lb.values, strict=True)]  # fmt: skip
     rows = [i for i, agree in enumerate(same) if not agree]
     everything = list(range(frame.height))
     accuracy = _accuracy(la, lb, everything)
     matrix, changes = value_comparison(kind, la.values, lb.values, normalizer)
-    notes = _truth_notes(frame, other) if frame_b is not None else []
     return DiffResult(
         a=la.name, b=lb.name, family=kind, align=align, n=frame.height,
         agreement=_agreement(la, lb, same, everything), confusion=matrix, accuracy=accuracy,
@@ -166,9 +183,28 @@ def diff_labelings(
         disagreements=tuple(_disagreement(i, frame, other, la, lb, context) for i in rows),
         notes=(*notes, *_input_notes(frame, kind, la.name, lb.name, accuracy)),
         raw_texts=tuple((frame["raw"][i], other["raw"][i]) for i in rows),
-        conclusions=None if chosen is None else _conclusions(frame, chosen, la, lb),
+        conclusions=None if conclusions is None else _conclusions(frame, conclusions, la, lb),
         value_changes=changes,
     )  # fmt: skip
+
+
+def _checked_conclusions(
+    frame: pl.DataFrame,
+    compare: str | None,
+    baseline: str | None,
+    item: str | None,
+    group_by: Sequence[str],
+    seed: int,
+    n_boot: int,
+) -> ConclusionSettings | None:
+    """The conclusions asked for (None without ``compare``), their columns checked in A's
+    table, and the bootstrap settings checked either way."""
+    check_bootstrap(n_boot, seed)
+    chosen = conclusion_settings(compare, baseline, item, group_by, seed=seed, n_boot=n_boot,
+                                 alpha=0.05)  # fmt: skip
+    if chosen is not None:
+        check_conclusion_columns(frame.columns, chosen)
+    return chosen
 
 
 def _input_notes(

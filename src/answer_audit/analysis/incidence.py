@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -185,7 +185,12 @@ def confusion(rows_values: Sequence[Value], column_values: Sequence[Value]) -> C
     pairs = Counter(
         (value_label(r), value_label(c)) for r, c in zip(rows_values, column_values, strict=True)
     )
-    labels = label_order([label for pair in pairs for label in pair])
+    return _confusion_of(pairs)
+
+
+def _confusion_of(pairs: Mapping[tuple[str, str], int]) -> Confusion:
+    """The matrix of counted (row label, column label) pairs."""
+    labels = label_order([label for pair, n in pairs.items() if n for label in pair])
     matrix = tuple(tuple(pairs.get((r, c), 0) for c in labels) for r in labels)
     return Confusion(labels=tuple(labels), matrix=matrix)
 
@@ -206,21 +211,98 @@ def value_comparison(
     >>> matrix.labels, [(c.before, c.after, c.n) for c in changes.top]
     (('a', 'b', 'c'), [('b', 'c', 2)])
     """
-    kind = get_kind(kind)
-    closed = kind.closed_values and all(
-        v is None or kind.in_value_set(v) for v in {*rows_values, *column_values}
-    )
-    matrix = confusion(rows_values, column_values) if closed else None
-    if matrix is not None and len(matrix.labels) > MAX_CONFUSION_LABELS:
+    return ValuePairs.of(kind, rows_values, column_values, normalizer).comparison()
+
+
+@dataclass(frozen=True)
+class ValuePairs:
+    """The counts behind `value_comparison`, mergeable (`merge`): slices or partitions of two
+    labellings each count their own rows, and the comparison of the merged counts is the
+    comparison of all rows."""
+
+    closed: bool
+    """Every value seen is in the kind's closed value set (a confusion matrix may be drawn)."""
+    counts: Mapping[tuple[str, str, bool], int]
+    """Rows per (before label, after label, changed): every pair while ``closed``, else only
+    the changed ones (the rest would never be shown)."""
+
+    @classmethod
+    def of(
+        cls,
+        kind: Kind | str,
+        rows_values: Sequence[Value],
+        column_values: Sequence[Value],
+        normalizer: str = "v1",
+    ) -> ValuePairs:
+        """The pairs of two labellings' values, row by row (see `value_comparison`)."""
+        kind = get_kind(kind)
+        closed = kind.closed_values and all(
+            v is None or kind.in_value_set(v) for v in {*rows_values, *column_values}
+        )
+        counts: Counter[tuple[str, str, bool]] = Counter()
+        for r, c in zip(rows_values, column_values, strict=True):
+            changed = r != c and kind.agreement_key(r, normalizer) != kind.agreement_key(
+                c, normalizer
+            )
+            if changed or closed:
+                counts[(value_label(r), value_label(c), changed)] += 1
+        return cls(closed, dict(counts))
+
+    def merge(self, other: ValuePairs) -> ValuePairs:
+        """The pairs of both parts' rows."""
+        closed = self.closed and other.closed
+        counts = Counter(self.counts)
+        counts.update(other.counts)
+        return ValuePairs(closed, {k: n for k, n in counts.items() if closed or k[2]})
+
+    def comparison(self) -> tuple[Confusion | None, ValueChanges]:
+        """The confusion matrix (None unless closed, with at most `MAX_CONFUSION_LABELS`
+        labels) and the most frequent changes."""
         matrix = None
-    pairs = Counter(
-        (value_label(r), value_label(c))
-        for r, c in zip(rows_values, column_values, strict=True)
-        if r != c and kind.agreement_key(r, normalizer) != kind.agreement_key(c, normalizer)
-    )
-    ordered = sorted(pairs.items(), key=lambda kv: (-kv[1], kv[0]))
-    top = tuple(ValueChange(before, after, n) for (before, after), n in ordered[:TOP_CHANGES])
-    return matrix, ValueChanges(changed=sum(pairs.values()), pairs=len(pairs), top=top)
+        if self.closed:
+            pairs: Counter[tuple[str, str]] = Counter()
+            for (r, c, _), n in self.counts.items():
+                pairs[(r, c)] += n
+            matrix = _confusion_of(pairs)
+            if len(matrix.labels) > MAX_CONFUSION_LABELS:
+                matrix = None
+        changes: Counter[tuple[str, str]] = Counter()
+        for (r, c, changed), n in self.counts.items():
+            if changed:
+                changes[(r, c)] += n
+        ordered = sorted(changes.items(), key=lambda kv: (-kv[1], kv[0]))
+        top = tuple(ValueChange(before, after, n) for (before, after), n in ordered[:TOP_CHANGES])
+        return matrix, ValueChanges(changed=sum(changes.values()), pairs=len(changes), top=top)
+
+
+@dataclass(frozen=True)
+class IncidenceCounts:
+    """The counts behind an `Incidence`, mergeable (`merge`): slices or partitions of a table
+    each count their own rows, and the incidence of the merged counts is that of all rows."""
+
+    cells: Mapping[tuple[str, str | None, bool, bool], int]
+    """Rows per (rule, truth class, scored, labelled correct)."""
+    values: Mapping[tuple[str, str], int]
+    """Rows per (rule, value found as `value_label`)."""
+
+    @classmethod
+    def of(
+        cls, labels: Labels, classes: Sequence[str | None], scored: Sequence[bool]
+    ) -> IncidenceCounts:
+        """The counts of labelled rows: each row's class and whether it is scored."""
+        cells = Counter(
+            (rule, c, bool(s), bool(s and ok))
+            for rule, c, s, ok in zip(labels.rules, classes, scored, labels.correct, strict=True)
+        )
+        values = Counter(zip(labels.rules, map(value_label, labels.values), strict=True))
+        return cls(dict(cells), dict(values))
+
+    def merge(self, other: IncidenceCounts) -> IncidenceCounts:
+        """The counts of both parts' rows."""
+        cells, values = Counter(self.cells), Counter(self.values)
+        cells.update(other.cells)
+        values.update(other.values)
+        return IncidenceCounts(dict(cells), dict(values))
 
 
 def incidence(
@@ -237,18 +319,31 @@ def incidence(
     presets use their rules, most frequent first, described by ``descriptions`` (rule -> text).
     See `IncidenceCategory` for what each category counts.
     """
+    counts = IncidenceCounts.of(labels, classes, scored)
+    return incidence_of_counts(counts, json_field=json_field, descriptions=descriptions)
+
+
+def incidence_of_counts(
+    counts: IncidenceCounts, *, json_field: bool, descriptions: Mapping[str, str] | None = None
+) -> Incidence:
+    """`incidence` from (possibly merged) counts: the same record as from the rows."""
     category_of = {rule: cat for cat, _, rules in JSON_CATEGORIES for rule in rules}
-    keys = [category_of.get(r, r) if json_field else r for r in labels.rules]
+
+    def key(rule: str) -> str:
+        return category_of.get(rule, rule) if json_field else rule
+
+    rows: Counter[str] = Counter()
+    for (rule, _, _, _), n in counts.cells.items():
+        rows[key(rule)] += n
     order: list[tuple[str, str, tuple[str, ...]]]
     if json_field:
         order = list(JSON_CATEGORIES)
-        order += [(k, "other rule", (k,)) for k in sorted(set(keys) - set(category_of.values()))]
+        order += [(k, "other rule", (k,)) for k in sorted(set(rows) - set(category_of.values()))]
     else:
-        counts = Counter(keys)
         notes = {**(descriptions or {}), **_RULE_NOTES}
-        order = [(k, notes.get(k, ""), (k,)) for k in sorted(counts, key=lambda k: (-counts[k], k))]
-    class_names = label_order(c for c, s in zip(classes, scored, strict=True) if s and c)
-    categories = [_category(entry, keys, labels, classes, scored, class_names) for entry in order]
+        order = [(k, notes.get(k, ""), (k,)) for k in sorted(rows, key=lambda k: (-rows[k], k))]
+    class_names = label_order(c for (_, c, s, _), n in counts.cells.items() if s and c and n)
+    categories = [_category(entry, key, counts, class_names) for entry in order]
     return Incidence(
         by="json-field" if json_field else "rule",
         classes=tuple(class_names),
@@ -258,23 +353,32 @@ def incidence(
 
 def _category(
     entry: tuple[str, str, tuple[str, ...]],
-    keys: Sequence[str],
-    labels: Labels,
-    classes: Sequence[str | None],
-    scored: Sequence[bool],
+    key: Callable[[str], str],
+    counts: IncidenceCounts,
     class_names: Sequence[str],
 ) -> IncidenceCategory:
     category, description, rules = entry
-    idx = [i for i, k in enumerate(keys) if k == category]
-    truth = Counter(classes[i] for i in idx if scored[i])
-    values = Counter(value_label(labels.values[i]) for i in idx)
+    n = scored = correct = 0
+    truth: Counter[str | None] = Counter()
+    for (rule, c, s, ok), rows in counts.cells.items():
+        if key(rule) != category:
+            continue
+        n += rows
+        if s:
+            scored += rows
+            correct += rows if ok else 0
+            truth[c] += rows
+    values: Counter[str] = Counter()
+    for (rule, value), rows in counts.values.items():
+        if key(rule) == category:
+            values[value] += rows
     return IncidenceCategory(
         category=category,
         description=description,
         rules=tuple(rules),
-        n=len(idx),
-        scored=sum(1 for i in idx if scored[i]),
-        correct=sum(1 for i in idx if scored[i] and labels.correct[i]),
+        n=n,
+        scored=scored,
+        correct=correct,
         truth={c: truth.get(c, 0) for c in class_names},
-        values={v: values[v] for v in label_order(values)},
+        values={v: values[v] for v in label_order(v for v, k in values.items() if k)},
     )

@@ -12,8 +12,13 @@ computed, so the three commands warn alike.
 - **Truths outside the kind's values** (no choice letter, no integer) in most rows.
 - **Every labelling wrong**: no scheme labels any of at least `MIN_ALL_WRONG_ROWS` scored rows
   correct.
+- **Option letters read as text**: most truths are one letter (``A``..``D``) while the answers
+  are free-form (or numbers), as when ``--kind choice`` was forgotten. The run looks fine, but a
+  free-form matcher finds the letter wherever it stands alone ("it is **a** good answer: B" is
+  right for ``a``), so the accuracy means nothing.
 
-Free-form truths are text of any length and shape, so only the last check applies to them.
+Free-form truths are text of any length and shape, so of the first three checks none applies to
+them.
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ from dataclasses import dataclass
 
 import polars as pl
 
+from answer_audit.parsers.presets.recommended import RECOMMENDED
 from answer_audit.schemes.kinds import Kind, get_kind
 
 LONG_TRUTH = 200
@@ -45,12 +51,14 @@ class _KindWords:
     """What one truth is."""
     outside: str
     """What a truth outside the kind's values (`Kind.in_value_set`) holds."""
+    plural: str
+    """Answers of the kind, in the plural."""
 
 
 _WORDS: Mapping[str, _KindWords] = {
-    "choice": _KindWords("one letter (or option number)", "no choice letter"),
-    "json": _KindWords("one integer", "no integer"),
-    "number": _KindWords("one number", "no number"),
+    "choice": _KindWords("one letter (or option number)", "no choice letter", "option letters"),
+    "json": _KindWords("one integer", "no integer", "integers"),
+    "number": _KindWords("one number", "no number", "numbers"),
 }
 """The kinds whose truths are short single values (free-form truths are any text)."""
 
@@ -89,17 +97,22 @@ class TruthTally:
     """Other truths over `LONG_TRUTH` characters."""
     outside: TruthShape = TruthShape()
     """Other truths that are none of the kind's values (no choice letter, no integer)."""
+    letters: TruthShape = TruthShape()
+    """Truths that are one letter, for kinds whose answers are text (free-form, number)."""
 
     @classmethod
     def of(cls, truth: pl.Series, kind: Kind | str) -> TruthTally:
-        """The tally of a truth column (a cell per row); empty for kinds whose truths may be
-        any text (free-form)."""
+        """The tally of a truth column (a cell per row). Kinds whose truths may be any text
+        (free-form) count only the single letters; kinds whose answers are text (free-form,
+        number) count those, the others none."""
         kind = get_kind(kind)
+        counts = _truth_counts(truth)
+        letters = {v: n for v, n in counts if kind.compares_text and _is_letter(v)}
         if kind.name not in _WORDS:
-            return cls()
+            return cls(sum(n for _, n in counts), letters=_shape(letters))
         found: dict[str, dict[str, int]] = {"lists": {}, "long": {}, "outside": {}}
         rows = 0
-        for value, n in _truth_counts(truth):
+        for value, n in counts:
             rows += n
             if _is_list(value):
                 found["lists"][value] = n
@@ -107,13 +120,8 @@ class TruthTally:
                 found["long"][value] = n
             elif not kind.in_value_set(kind.truth_key(value)):
                 found["outside"][value] = n
-        shapes = {
-            shape: TruthShape(
-                sum(counts.values()), tuple(sorted({_cut(v) for v in counts}))[:EXAMPLES]
-            )
-            for shape, counts in found.items()
-        }
-        return cls(rows, **shapes)
+        shapes = {shape: _shape(cells) for shape, cells in found.items()}
+        return cls(rows, **shapes, letters=_shape(letters))
 
     def merge(self, other: TruthTally) -> TruthTally:
         """The tally of both tallies' rows."""
@@ -122,6 +130,7 @@ class TruthTally:
             self.lists.merge(other.lists),
             self.long.merge(other.long),
             self.outside.merge(other.outside),
+            self.letters.merge(other.letters),
         )
 
     def notes(self, kind: Kind | str) -> list[str]:
@@ -130,21 +139,51 @@ class TruthTally:
         kind = get_kind(kind)
         words = _WORDS.get(kind.name)
         if words is None:
-            return []
+            return self._letter_notes(kind)
+        if kind.compares_text:  # number answers: text that holds a number
+            return [*self._shape_notes(kind, words), *self._letter_notes(kind)]
+        return self._shape_notes(kind, words)
+
+    def _shape_notes(self, kind: Kind, words: _KindWords) -> list[str]:
+        """Notes on lists and long texts in any row, and on truths outside the kind's values
+        in most rows."""
         advice = (
             f"{kind.name} answers are {words.one_answer}, so every such row is scored wrong: "
             f"does --truth name the column of correct answers, and are they {kind.name} "
             "answers (--kind)?"
         )
-        seen = [("lists", self.lists), (f"text over {LONG_TRUTH} characters", self.long)]
-        if 2 * (self.lists.rows + self.long.rows + self.outside.rows) > self.rows:
-            seen.append((words.outside, self.outside))
-        return [
+        notes = [self._seen(what, shape, advice) for what, shape in
+                 [("lists", self.lists), (f"text over {LONG_TRUTH} characters", self.long)]
+                 if shape.rows]  # fmt: skip
+        if (
+            self.outside.rows
+            and 2 * (self.lists.rows + self.long.rows + self.outside.rows) > self.rows
+        ):
+            notes.append(self._seen(words.outside, self.outside, _outside_advice(kind, words)))
+        return notes
+
+    def _seen(self, what: str, shape: TruthShape, advice: str) -> str:
+        return (
             f"the --truth column holds {what} in {shape.rows} of {self.rows} rows with a truth "
             f"(e.g. {', '.join(map(repr, shape.examples))}); {advice}"
-            for what, shape in seen
-            if shape.rows
-        ]
+        )
+
+    def _letter_notes(self, kind: Kind) -> list[str]:
+        """A note when most truths are single letters but the answers are read as text."""
+        if not self.letters.rows or 2 * self.letters.rows <= self.rows:
+            return []
+        reading = (
+            "numeric matching reads a number, never a letter"
+            if kind.default_normalizer == "numeric"
+            else "free-form matching finds a letter wherever it stands alone in the output ('a' "
+            "in 'it is a good answer: B'), so these labels mean nothing"
+        )
+        advice = (
+            f"{reading}: if they are option letters, read the answers as choices (audit "
+            f"--kind choice; rescore and diff: a choice preset such as "
+            f"{RECOMMENDED['choice'].preset})"
+        )
+        return [self._seen("single letters", self.letters, advice)]
 
 
 def input_notes(
@@ -201,6 +240,29 @@ def all_wrong_note(
         f"{head}: does --truth name the column of correct answers, and are they "
         f"{get_kind(kind).name} answers (--kind)?"
     )
+
+
+def _outside_advice(kind: Kind, words: _KindWords) -> str:
+    """What to check when most truths are none of the kind's values: the wrong column, or
+    answers of another kind (choice truths that are free text: --kind freeform)."""
+    freeform, number = RECOMMENDED["freeform"].preset, RECOMMENDED["number"].preset
+    return (
+        f"{kind.name} answers are {words.one_answer}, so every such row is scored wrong. If "
+        "these are the correct answers, read them as free text (audit --kind freeform, or "
+        f"--kind number; rescore and diff: a preset such as {freeform} or {number}); else name "
+        f"the column of {words.plural} with --truth"
+    )
+
+
+def _shape(counts: Mapping[str, int]) -> TruthShape:
+    """The shape of the truths counted in ``counts`` (truth -> rows)."""
+    return TruthShape(sum(counts.values()), tuple(sorted({_cut(v) for v in counts}))[:EXAMPLES])
+
+
+def _is_letter(text: str) -> bool:
+    """Whether a truth is one ASCII letter (an option letter), spaces around it aside."""
+    t = text.strip()
+    return len(t) == 1 and t.isascii() and t.isalpha()
 
 
 def _truth_counts(truth: pl.Series) -> list[tuple[str, int]]:

@@ -1,25 +1,20 @@
 """Text artifacts the audit counts on the scored rows: role and block markers (a parse that ran
 on into the next turn or into the prompt) and reasoning left before ``</think>``.
 
-Both are added up slice by slice (`TextTally`), so the whole table is never held at once.
+Both are counted slice by slice (`count_markers`, `count_think`) and added up with the rest of
+the audit's partial results (`audit_partials`), so the whole table is never held at once.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-import numpy as np
 import polars as pl
 
-from answer_audit.analysis.audit_result import (
-    MarkerCounts,
-    PostThinkLoss,
-    ThinkArtifacts,
-)
-from answer_audit.analysis.audit_settings import AuditSettings
+from answer_audit.analysis.audit_result import MarkerCounts, PostThinkLoss
 from answer_audit.parsers import FreeformPreset
 from answer_audit.schemes.apply import extract_column, label_column
-from answer_audit.schemes.kinds import KINDS
+from answer_audit.schemes.kinds import KINDS, KindName
 from answer_audit.text.vocabulary import BLOCK_MARKERS, ROLE_MARKERS
 
 SNIPPET_HEAD = 300
@@ -68,52 +63,27 @@ def count_markers(chunk: pl.DataFrame, scored: pl.Series) -> MarkerCounts:
 
 
 _AFTER_THINK = FreeformPreset("after-think", (), case_sensitive=False, strip_think=True)
+"""The text after the last ``</think>``: what the post-think check scores."""
 
 
-class TextTally:
-    """Markers and ``</think>`` rows of the scored rows, added up slice by slice (`add`) and
-    reported by `markers` and `think`."""
-
-    def __init__(self, settings: AuditSettings) -> None:
-        self.settings = settings
-        self.markers = MarkerCounts(0, 0, 0, 0)
-        self.think_rows = 0
-        self.post_think_flips = 0
-        self.lost: list[PostThinkLoss] = []
-
-    def add(self, chunk: pl.DataFrame, has_truth: pl.Series, stored: pl.Series) -> None:
-        """Count one slice: ``has_truth`` and ``stored`` (the stored labels) are its rows'."""
-        scored = has_truth & stored.is_not_null()
-        self.markers += count_markers(chunk, scored)
-        self._add_think(chunk, scored, stored)
-
-    def _add_think(self, chunk: pl.DataFrame, scored: pl.Series, stored: pl.Series) -> None:
-        has = contains_any_lowercased(chunk["raw"], ["</think>"]) & scored
-        n = int(has.sum())
-        self.think_rows += n
-        if not KINDS[self.settings.kind].compares_text or not n:
-            return
-        sub = chunk.filter(has)
-        presets = {_AFTER_THINK.name: _AFTER_THINK}
-        post = extract_column(sub, _AFTER_THINK.name, "freeform", presets)
-        ok = label_column(post["value"], sub["truth"], "freeform", "v2").fill_null(False).to_numpy()
-        before = stored.filter(has).cast(pl.Boolean).to_numpy().astype(bool)
-        self.post_think_flips += int((ok != before).sum())
-        room = self.settings.max_examples - len(self.lost)
-        for i in np.flatnonzero(before & ~ok)[: max(room, 0)]:
-            self.lost.append(
-                PostThinkLoss(
-                    id=sub["id"][int(i)],
-                    truth=sub["truth"][int(i)],
-                    post_think=snippet(post["value"][int(i)]),
-                )
-            )
-
-    def think(self) -> ThinkArtifacts:
-        """The ``</think>`` counts so far."""
-        free_text = KINDS[self.settings.kind].compares_text
-        return ThinkArtifacts(
-            rows=self.think_rows,
-            post_think_flips=self.post_think_flips if free_text else None,
-            stored_right_post_think_wrong=tuple(self.lost),
-        )
+def count_think(
+    chunk: pl.DataFrame, scored: pl.Series, stored: pl.Series, kind: KindName
+) -> tuple[int, int, list[PostThinkLoss]]:
+    """Of the scored rows of ``chunk`` (``stored``: their stored labels): how many hold
+    ``</think>``, how many of those flip when only the text after it is scored (free-text
+    kinds only, else 0), and those stored right whose post-think text is wrong, in row order."""
+    has = contains_any_lowercased(chunk["raw"], ["</think>"]) & scored
+    n = int(has.sum())
+    if not KINDS[kind].compares_text or not n:
+        return n, 0, []
+    sub = chunk.filter(has)
+    post = extract_column(sub, _AFTER_THINK.name, "freeform", {_AFTER_THINK.name: _AFTER_THINK})
+    ok = label_column(post["value"], sub["truth"], "freeform", "v2").fill_null(False)
+    before = stored.filter(has).cast(pl.Boolean).fill_null(False)
+    flips = int((ok != before).sum())
+    lost = sub.select("id", "truth").with_columns(post["value"].alias("_post")).filter(before & ~ok)
+    losses = [
+        PostThinkLoss(id=r["id"], truth=r["truth"], post_think=snippet(r["_post"]))
+        for r in lost.iter_rows(named=True)
+    ]
+    return n, flips, losses

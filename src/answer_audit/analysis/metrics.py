@@ -13,10 +13,9 @@ import numpy.typing as npt
 from answer_audit.analysis.records import JsonRecord
 from answer_audit.analysis.stats import (
     BootstrapSummary,
-    accuracy,
-    balanced_accuracy,
-    bootstrap_accuracy,
-    bootstrap_balanced_accuracy,
+    bootstrap_accuracy_counts,
+    bootstrap_balanced_accuracy_counts,
+    natural_sort_key,
     per_class_recall,
 )
 
@@ -109,21 +108,54 @@ class Metrics(JsonRecord):
         (0.5, 0.5, ClassRecall(correct=1, total=1))
         """
         if correct.size == 0:
+            return cls.of_counts({}, 0, 0, boot)
+        recall = per_class_recall(classes, correct)
+        return cls.of_counts(
+            {k: (v["correct"], v["total"]) for k, v in recall.items()},
+            int(failed.sum()),
+            int(errored.sum()),
+            boot,
+        )
+
+    @classmethod
+    def of_counts(
+        cls,
+        recall: Mapping[str, tuple[int, int]],
+        failures: int,
+        errors: int,
+        boot: BootSettings,
+    ) -> Metrics:
+        """Metrics from counts alone: per truth class (rows correct, rows), failures and
+        errors. The same numbers and intervals as `of` on the rows the counts describe, so
+        counts summed over partitions give the whole table's metrics.
+
+        >>> m = Metrics.of_counts({"a": (1, 1), "b": (0, 1)}, 0, 0, BootSettings(10, 0, 0.95))
+        >>> m.accuracy, m.balanced_accuracy
+        (0.5, 0.5)
+        """
+        classes = sorted((k for k, (_, total) in recall.items() if total), key=natural_sort_key)
+        hits = np.array([recall[k][0] for k in classes], dtype=np.int64)
+        totals = np.array([recall[k][1] for k in classes], dtype=np.int64)
+        n = int(totals.sum())
+        if n == 0:
             empty = MetricBootstraps(accuracy=None, balanced_accuracy=None)
             return cls(0, None, None, {}, 0, 0, empty)
         b, seed, ci = boot.resamples, boot.seed, boot.ci
-        recall = per_class_recall(classes, correct)
+        right = int(hits.sum())
         return cls(
-            n=int(correct.size),
-            accuracy=accuracy(correct),
-            balanced_accuracy=balanced_accuracy(classes, correct),
-            per_class_recall={k: ClassRecall(v["correct"], v["total"]) for k, v in recall.items()},
-            failures=int(failed.sum()),
-            errors=int(errored.sum()),
+            n=n,
+            accuracy=right / n,
+            balanced_accuracy=float(np.mean(hits / totals)),
+            per_class_recall={
+                k: ClassRecall(int(h), int(t))
+                for k, h, t in zip(classes, hits, totals, strict=True)
+            },
+            failures=failures,
+            errors=errors,
             bootstrap=MetricBootstraps(
-                accuracy=Bootstrap.of(bootstrap_accuracy(correct, B=b, seed=seed, ci=ci)),
+                accuracy=Bootstrap.of(bootstrap_accuracy_counts(right, n, B=b, seed=seed, ci=ci)),
                 balanced_accuracy=Bootstrap.of(
-                    bootstrap_balanced_accuracy(classes, correct, B=b, seed=seed, ci=ci)
+                    bootstrap_balanced_accuracy_counts(hits, totals, B=b, seed=seed, ci=ci)
                 ),
             ),
         )

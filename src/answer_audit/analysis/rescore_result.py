@@ -89,7 +89,8 @@ class StoredLabelCheck(JsonRecord):
     """Rows where the stored parse scored by this matcher disagrees with the stored label;
     None without a stored parse."""
     disagreement_ids: tuple[str | None, ...]
-    """The ids of the first ten disagreeing rows, in table order."""
+    """Ids of ten disagreeing rows, in id order: those whose seeded key (`example_key` of the
+    seed and the id) is smallest, so the same whatever the row order or partitioning."""
 
 
 @dataclass(frozen=True)

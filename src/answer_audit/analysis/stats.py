@@ -283,11 +283,24 @@ def bootstrap_accuracy(
     >>> bootstrap_accuracy([True, False] * 500, B=200, seed=1)["std"] > 0
     True
     """
-    _check_resampling(B, ci)
     ok = _as_bool(correct)
-    n = ok.shape[0]
-    hits = np.random.default_rng(seed).binomial(n, np.count_nonzero(ok) / n, size=B)
-    return _summarize(hits / n, ci)
+    return bootstrap_accuracy_counts(int(np.count_nonzero(ok)), ok.shape[0], B=B, seed=seed, ci=ci)
+
+
+def bootstrap_accuracy_counts(
+    hits: int, n: int, B: int = 1000, seed: int = 42, ci: float = 0.95
+) -> BootstrapSummary:
+    """`bootstrap_accuracy` from its counts: ``hits`` rows correct of ``n`` (the same result
+    for a seed, so merged counts of partitions give the whole table's interval).
+
+    >>> bootstrap_accuracy_counts(10, 10, B=20)["ci"]
+    [1.0, 1.0]
+    """
+    _check_resampling(B, ci)
+    if n <= 0:
+        raise ValueError("correct is empty: a metric needs at least one row")
+    draws = np.random.default_rng(seed).binomial(n, hits / n, size=B)
+    return _summarize(draws / n, ci)
 
 
 def bootstrap_balanced_accuracy(
@@ -301,10 +314,26 @@ def bootstrap_balanced_accuracy(
     >>> bootstrap_balanced_accuracy(["a", "b"] * 50, [True] * 100, B=20)["mean"]
     1.0
     """
-    _check_resampling(B, ci)
     _, hits, totals = _class_counts(truth, correct)
-    n = int(totals.sum())
-    cells = np.stack([totals - hits, hits], axis=1).reshape(-1)
+    return bootstrap_balanced_accuracy_counts(hits, totals, B=B, seed=seed, ci=ci)
+
+
+def bootstrap_balanced_accuracy_counts(
+    hits: npt.ArrayLike, totals: npt.ArrayLike, B: int = 1000, seed: int = 42, ci: float = 0.95
+) -> BootstrapSummary:
+    """`bootstrap_balanced_accuracy` from per-class counts (rows correct, rows), the classes
+    in natural order (`natural_sort_key`) as the row version orders them: the same result
+    for a seed.
+
+    >>> bootstrap_balanced_accuracy_counts([50, 50], [50, 50], B=20)["mean"]
+    1.0
+    """
+    _check_resampling(B, ci)
+    right, rows = np.asarray(hits, dtype=np.int64), np.asarray(totals, dtype=np.int64)
+    n = int(rows.sum())
+    if n <= 0:
+        raise ValueError("correct is empty: a metric needs at least one row")
+    cells = np.stack([rows - right, right], axis=1).reshape(-1)
     reps: list[npt.NDArray[np.float64]] = []
     for chunk in _multinomial_chunks(np.random.default_rng(seed), n, cells, B):
         grid = chunk.reshape(chunk.shape[0], -1, 2)

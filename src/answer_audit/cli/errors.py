@@ -1,7 +1,7 @@
 """How the command line fails: one stderr line and exit code 2 for bad input, never a traceback.
 
 `OneLineErrors` turns click's usage errors into one line; `user_errors` does the same for the
-library's errors (`--debug` shows the traceback instead); SIGTERM and SIGHUP end a command the
+library's errors (`--debug` shows the traceback instead), naming the flag of a missing column; SIGTERM and SIGHUP end a command the
 way Ctrl-C does, so temporary copies are removed on the way out.
 """
 
@@ -23,6 +23,7 @@ from answer_audit.cli.console import err
 from answer_audit.parsers import PresetError
 from answer_audit.report.terminal import inert
 from answer_audit.sources import SourceError
+from answer_audit.table.errors import MissingColumn
 
 
 def _click_class(name: str) -> type[Exception]:
@@ -99,8 +100,15 @@ USER_ERRORS: tuple[type[Exception], ...] = (PresetError, SourceError, OSError, V
 debug = {"on": False}
 
 
+# The flag that names the column of each role of a column map (`ColumnMap` fields).
+COLUMN_FLAGS = {"id": "--id", "raw": "--raw", "parsed": "--parsed", "label": "--label",
+                "truth": "--truth", "error": "--error", "choices": "--choices-col",
+                "group_by": "--group-by"}  # fmt: skip
+
+
 def user_errors(fn: Callable[P, R]) -> Callable[P, R]:
-    """Turn library errors into one clear stderr line and exit code 2 (traceback with --debug)."""
+    """Turn library errors into one clear stderr line and exit code 2 (traceback with --debug);
+    a missing column's line starts with the flag that named it (`column_flag`)."""
 
     @wraps(fn)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
@@ -109,7 +117,24 @@ def user_errors(fn: Callable[P, R]) -> Callable[P, R]:
         except USER_ERRORS as exc:
             if debug["on"]:
                 raise
-            err.print(Text("error: ", style="bold red") + Text(inert(str(exc))), soft_wrap=True)
+            message = str(exc)
+            flag = column_flag(exc, kwargs) if isinstance(exc, MissingColumn) else None
+            if flag is not None:
+                message = f"{flag}: {message}"
+            err.print(Text("error: ", style="bold red") + Text(inert(message)), soft_wrap=True)
             raise typer.Exit(2) from None
 
     return wrapper
+
+
+def column_flag(exc: MissingColumn, options: dict[str, Any]) -> str | None:
+    """The flag that named the missing column: its role's (`COLUMN_FLAGS`), except that the
+    loaders read the --compare and --item columns as group columns (``options``: the command's
+    parameters by name); None for a column no flag names."""
+    if exc.role == "group_by":
+        for name in ("compare", "item"):
+            if exc.column is not None and options.get(name) == exc.column:
+                given = str(options.get("group_by") or "").split(",")
+                if exc.column not in (g.strip() for g in given):
+                    return f"--{name}"
+    return COLUMN_FLAGS.get(exc.role or "")

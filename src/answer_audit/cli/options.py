@@ -154,7 +154,7 @@ Quiet = Annotated[
 ]
 Engine = Annotated[
     str,
-    typer.Option("--engine", help="Where the audit runs: local (this machine) or ray (a Ray "
+    typer.Option("--engine", help="Where the command runs: local (this machine) or ray (a Ray "
                  "cluster; Parquet sources and --id only; pip install 'answer-audit[ray]').",
                  rich_help_panel=RUN),
 ]  # fmt: skip

@@ -7,10 +7,11 @@ from typing import Annotated
 
 import typer
 
-from answer_audit.analysis.rescore import rescore
+from answer_audit.analysis.rescore import RescoreResult, rescore
 from answer_audit.cli import options as opt
 from answer_audit.cli.comparison import comparison_hint, with_compared_columns
 from answer_audit.cli.console import err, out, progress_reporter
+from answer_audit.cli.engine import check_engine, check_ray_out, check_ray_sources, rescore_on_ray
 from answer_audit.cli.errors import user_errors
 from answer_audit.cli.options import (
     adhoc_json_preset,
@@ -88,7 +89,9 @@ def rescore_cmd(
     out_rows: Annotated[
         Path | None,
         typer.Option(
-            "--out", help="Write every input row plus the new labels (.jsonl/.csv/.parquet/.json)."
+            "--out",
+            help="Write every input row plus the new labels (.jsonl/.csv/.parquet/.json; with "
+            "--engine ray: a new folder, one Parquet file per batch).",
         ),
     ] = None,
     out_dir: opt.OutDir = None,
@@ -96,9 +99,12 @@ def rescore_cmd(
     out_md: opt.OutMd = None,
     out_html: opt.OutHtml = None,
     workers: opt.Workers = 0,
+    engine: opt.Engine = "local",
+    address: opt.Address = None,
     quiet: opt.Quiet = False,
 ) -> None:
     """Re-extract saved outputs with a parser preset and compare with the stored answers."""
+    check_engine(engine, address)
     spec = SourceSpec(paths=tuple(sources or ()), fmt=fmt, records_key=records, table=table,
                       query=query, skip_bad_lines=skip_bad_lines, metric=metric,
                       scorer=scorer, separator=separator)  # fmt: skip
@@ -113,34 +119,57 @@ def rescore_cmd(
         raise ValueError("no input: pass one or more result files")
     adhoc = adhoc_json_preset(field, null_as, allowed, no_integer_fallback)
     check_adhoc_used(adhoc, [parser])
-    if out_rows is not None:
+    if engine == "ray":
+        check_ray_sources(spec, cmap)
+        check_ray_out(out_rows)
+    elif out_rows is not None:
         row_format(out_rows)
     inputs_and_presets = [*spec.inputs, *([presets] if presets else [])]  # never over either
-    check_output_paths([out_rows, out_json, out_md, out_html], inputs_and_presets)
+    row_file = None if engine == "ray" else out_rows  # on Ray, a folder (`check_ray_out`)
+    check_output_paths([row_file, out_json, out_md, out_html], inputs_and_presets)
+    preset, preset_set = resolve_parser(parser, adhoc), PresetSet.from_file(presets)
     with progress_reporter(quiet, total=3) as step:
-        step("loading")
-        loading, own_groups = with_compared_columns(spec, cmap, compare, item)
-        loaded, groups = load(spec, loading)
-        step(f"rescoring with {parser}")
-        result = rescore(loaded, resolve_parser(parser, adhoc), presets=PresetSet.from_file(presets),
-                         choices=choices, normalizer=normalizer,
-                         group_by=own_groups or groups, n_boot=bootstrap, seed=seed,
-                         workers=resolve_workers(workers), compare=compare, baseline=baseline,
-                         item=item)  # fmt: skip
-        result = result.with_conclusions_hint(comparison_hint(spec, loaded.coverage, loaded.frame))
+        if engine == "ray":
+            result = rescore_on_ray(spec, cmap, preset, presets=preset_set, choices=choices,
+                                    normalizer=normalizer, n_boot=bootstrap, seed=seed,
+                                    conclusions=(compare, baseline, item), address=address,
+                                    out=out_rows, step=step)  # fmt: skip
+        else:
+            step("loading")
+            loading, own_groups = with_compared_columns(spec, cmap, compare, item)
+            loaded, groups = load(spec, loading)
+            step(f"rescoring with {parser}")
+            result = rescore(loaded, preset, presets=preset_set, choices=choices,
+                             normalizer=normalizer, group_by=own_groups or groups,
+                             n_boot=bootstrap, seed=seed, workers=resolve_workers(workers),
+                             compare=compare, baseline=baseline, item=item)  # fmt: skip
+            hint = comparison_hint(spec, loaded.coverage, loaded.frame)
+            result = result.with_conclusions_hint(hint)
         step("writing")
-        if out_rows is not None:
-            write_rows(result.annotate(), out_rows, spec.inputs)
-        if out_json is not None:
-            atomic_write_text(out_json, to_json(result.to_dict()), spec.inputs)
-        if out_md is not None:
-            text = render_rescore_markdown(result, generated_at=generated_at())
-            atomic_write_text(out_md, text, spec.inputs)
-        if out_html is not None:
-            atomic_write_text(out_html, render_rescore_html(result, generated_at=generated_at()),
-                              spec.inputs)  # fmt: skip
+        if row_file is not None:  # on Ray, the workers wrote the rows
+            write_rows(result.annotate(), row_file, spec.inputs)
+        _write_reports(result, engine, out_json, out_md, out_html, spec.inputs)
     if not quiet:
         print_rescore(result, out, err)  # with the notes
     else:
         print_notes(result.notes, err)  # warnings reach the terminal, --quiet or not
     print_written((out_rows, out_json, out_md, out_html), out)
+
+
+def _write_reports(
+    result: RescoreResult,
+    engine: str,
+    out_json: Path | None,
+    out_md: Path | None,
+    out_html: Path | None,
+    inputs: tuple[Path, ...],
+) -> None:
+    """The reports asked for (the JSON names the ``engine`` next to its time stamp)."""
+    stamp = generated_at()
+    if out_json is not None:
+        data = {**result.to_dict(), "generated_at": stamp, "engine": engine}
+        atomic_write_text(out_json, to_json(data), inputs)
+    if out_md is not None:
+        atomic_write_text(out_md, render_rescore_markdown(result, generated_at=stamp), inputs)
+    if out_html is not None:
+        atomic_write_text(out_html, render_rescore_html(result, generated_at=stamp), inputs)

@@ -16,6 +16,8 @@ On top of v2's boundary-safe containment (after the v3 normalizer):
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterator
 from fractions import Fraction
 from functools import lru_cache
 
@@ -67,7 +69,8 @@ def match_v3(prediction: str, truth: str) -> bool | None:
         return False
     if g in ("yes", "no"):
         return _polarity(p) == g
-    return any(_asserted(p, s, e) for s, e in _mentions(p, truth, g))
+    reading = _Reading(p)
+    return any(reading.asserted(s, e) for s, e in _mentions(p, truth, g))
 
 
 # ------------------------------------------------- a cheap "cannot be stated" check
@@ -109,10 +112,13 @@ def required_word(truth: str) -> str | None:
 # ------------------------------------------------------------------- mentions
 
 
-def _mentions(p: str, truth: str, g: str) -> list[tuple[int, int]]:
+def _mentions(p: str, truth: str, g: str) -> Iterator[tuple[int, int]]:
+    """The truth's mentions in ``p``, in the order they are read: one at a time, so that the
+    first asserted one ends the reading (``any``) without finding every other."""
     value, unit = _number_truth(truth)
     if value is not None:
-        return _number_mentions(p, value, unit, "." in g or unit is not None)
+        yield from _iter_number_mentions(p, value, unit, "." in g or unit is not None)
+        return
     words = g.split()
     if words[0] in ("the", "a", "an") and len(words) > 1:
         words = words[1:]  # "the Sun": "Sun" states it too
@@ -122,7 +128,8 @@ def _mentions(p: str, truth: str, g: str) -> list[tuple[int, int]]:
     joined = " ".join(words)
     if len(joined) <= SHORT_TRUTH_MAX_LEN or joined.isdigit():
         body = rf"(?<![a-z0-9]){body}(?![a-z0-9])"
-    return [m.span() for m in re.finditer(body, p)]
+    for m in re.finditer(body, p):
+        yield m.span()
 
 
 # A run has few distinct truths and many predictions: each truth is read once.
@@ -146,16 +153,27 @@ def _number_truth(truth: str) -> tuple[Fraction | None, str | None]:
 def _number_mentions(
     p: str, value: Fraction, unit: str | None, tolerant: bool
 ) -> list[tuple[int, int]]:
+    return list(_iter_number_mentions(p, value, unit, tolerant))
+
+
+def _iter_number_mentions(
+    p: str, value: Fraction, unit: str | None, tolerant: bool
+) -> Iterator[tuple[int, int]]:
     exact_integer = unit is None and not tolerant and value.denominator == 1
     if exact_integer and p.isascii() and not _may_state_integer(p, value.numerator):
-        return []  # what the reading below finds in such a text (tested equal)
-    return _read_number_mentions(p, value, unit, tolerant)
+        return iter(())  # what the reading below finds in such a text (tested equal)
+    return _iter_read_number_mentions(p, value, unit, tolerant)
 
 
 def _read_number_mentions(
     p: str, value: Fraction, unit: str | None, tolerant: bool
 ) -> list[tuple[int, int]]:
-    found = []
+    return list(_iter_read_number_mentions(p, value, unit, tolerant))
+
+
+def _iter_read_number_mentions(
+    p: str, value: Fraction, unit: str | None, tolerant: bool
+) -> Iterator[tuple[int, int]]:
     rel_tol = REL_TOL_V3 if tolerant else 0.0
     for v, start, end in number_spans(p):
         if unit is not None and (said := _UNIT.match(p, end)) is not None:
@@ -168,10 +186,9 @@ def _read_number_mentions(
         # Fraction.__eq__'s type checks, which dominate on a text of many numbers)
         same = v.numerator == value.numerator and v.denominator == value.denominator
         if same or (rel_tol and close_enough(v, value, rel_tol)):
-            found.append((start, end))
+            yield start, end
     if value.denominator == 1 and 10 <= value <= 99999:
-        found += _digit_list_mentions(p, str(value.numerator))
-    return found
+        yield from _digit_list_mentions(p, str(value.numerator))
 
 
 # A fraction (`16/2`) or an exponent (`3e5`, `3 × 10^5`) can equal an integer whose digits
@@ -182,54 +199,210 @@ _E_EXPONENT = re.compile(r"\de[-+]?\d")
 def _may_state_integer(p: str, n: int) -> bool:
     """False only when no number of the ASCII text ``p`` can equal ``n`` and no digit list can
     spell it: a plain number equal to ``n`` holds its digits (``+08.00``, ``$8``, ``8%``; commas
-    dropped for ``1,000``), other forms need a ``/``, ``^`` or ``e`` exponent, and a digit list
+    dropped for ``1,000``), a fraction the digits of ``n`` times its denominator
+    (`_fraction_may_equal`), other forms a ``^`` or ``e`` exponent, and a digit list
     (`_digit_list_mentions`, 10-99999) holds each digit. Non-ASCII digits (``٨``) are why the
     text must be ASCII."""
     digits = str(abs(n))
-    if digits in p.replace(",", "") or "/" in p or "^" in p or _E_EXPONENT.search(p):
+    if digits in p.replace(",", "") or "^" in p or _E_EXPONENT.search(p):
+        return True
+    if "/" in p and _fraction_may_equal(p, abs(n)):
         return True
     return 10 <= n <= 99999 and all(d in p for d in digits)
+
+
+# A fraction's numerator (digits, commas, a point) and denominator.
+_FRACTION = re.compile(r"([\d,.]*)/(\d+)")
+
+
+def _fraction_may_equal(p: str, n: int) -> bool:
+    """False only when no fraction ``x/d`` of the ASCII text ``p`` can be worth ``n`` (or
+    ``-n``): that needs ``x = n * d``, so the digits of ``n * d`` in the numerator (which ends
+    the run of digits, commas and points before the slash; commas dropped). A page of
+    ``\\frac{1}{2}`` is ruled out in one pass, instead of reading every fraction's value."""
+    for numerator, denominator in set(_FRACTION.findall(p)):
+        if len(denominator) > 30 or str(n * int(denominator)) in numerator.replace(",", ""):
+            return True
+    return False
 
 
 def _digit_list_mentions(p: str, digits: str) -> list[tuple[int, int]]:
     """``1 and 4`` for 14, in a sentence that talks about digits."""
     sep = r"\s*(?:,\s*(?:and\s+)?|and\s+|&\s*)"
     pattern = re.compile(r"(?<!\d)(?<!\d\.)" + sep.join(digits) + r"(?!\d|\.\d|\s*,\s*\d)")
-    found = [m.span() for m in pattern.finditer(p) if _about_digits(p, m.start())]
+    sentences = _Sentences(p)
+    found = [m.span() for m in pattern.finditer(p) if sentences.about_digits(m.start())]
     # "the first two decimal digits are 3.14": the digits after the point
     for n in find_numbers(p):
         text = p[n.start : n.end]
-        if "." in text and text.split(".")[1] == digits and _about_digits(p, n.start):
+        if "." in text and text.split(".")[1] == digits and sentences.about_digits(n.start):
             found.append((n.start, n.end))
     return found
 
 
-def _about_digits(p: str, start: int) -> bool:
-    s, e = _sentence_bounds(p, start)
-    return re.search(r"\b(?:digits?|decimals?)\b", p[s:e]) is not None
-
-
 # ------------------------------------------------------------------ assertion
 
+# What a reading looks at before a mention, read backwards (in the reversed text, from the
+# mention's start): _NEGATED_BEFORE and _OPERAND_BEFORE, which end where the mention starts,
+# reversed. A `$`-anchored search tries every position of the sentence before the mention,
+# once per mention; matching the reversed pattern reads only what it matches. Possessive
+# runs of spaces: what follows each run cannot start with a space (nor with the bracket or
+# comma beside it), so no match is lost, and a long run is read once instead of once per split.
+_NEGATED_BEFORE_REVERSED = re.compile(
+    r"(?:\s++(?:eht|a|na|yltcaxe|yllautca|yllaer|ylpmis|tsuj))?\s++"
+    r"(?:ton\b|t'n|reven\b|fo daetsni\b|naht rehtar\b|regnol on\b)"
+)
+_OPS_REVERSED = r"(?:×|\*|x|semit|yb deilpitlum|\+|sulp|sunim|-|÷|/|yb dedivid)"
+_OPERAND_BEFORE_REVERSED = re.compile(rf"\s*+\(?+\s*+{_OPS_REVERSED}\s*+\)?+\s*+\d")
+# _NEGATED_AFTER and _OPERAND_AFTER without `^`, matched at the mention's end (pos) in the
+# whole text instead of in a copy of the rest of the sentence.
+_NEGATED_AFTER_AT = re.compile(r"[\s,]*(?:is|was|are)\s+(?:not|incorrect|wrong)\b|[\s,]*isn't\b")
+_OPERAND_AFTER_AT = re.compile(rf"\s*+\)?+\s*+(?:{_OPS}\s*+\(?+\s*+-?\d|squared\b|\^)")
+_DIGIT_WORDS = re.compile(r"\b(?:digits?|decimals?)\b")
 
-def _sentence_bounds(p: str, start: int) -> tuple[int, int]:
-    before = [m.end() for m in _SENTENCE_END.finditer(p, 0, start)]
-    after = _SENTENCE_END.search(p, start)
-    return (before[-1] if before else 0), (after.start() if after else len(p))
+
+class _Sentences:
+    """Where the sentences of a text start and end (`_SENTENCE_END`), found in one pass."""
+
+    __slots__ = ("_digit_words", "_ends", "p")
+
+    def __init__(self, p: str) -> None:
+        self.p = p
+        self._ends: list[int] | None = None
+        self._digit_words: list[int] | None = None
+
+    def bounds(self, at: int) -> tuple[int, int]:
+        """The sentence around offset ``at``: from just after the last sentence end in
+        ``p[:at]`` (read as if the text ended at ``at``: a final ``.`` ends a sentence even
+        before a digit) to the first sentence end at or after ``at`` (or the text's end)."""
+        p = self.p
+        if self._ends is None:
+            self._ends = [m.start() for m in _SENTENCE_END.finditer(p)]
+        ends = self._ends
+        i = bisect_left(ends, at)
+        e = ends[i] if i < len(ends) else len(p)
+        if at > 0 and p[at - 1] == ".":
+            return at, e
+        return (ends[i - 1] + 1 if i else 0), e
+
+    def about_digits(self, at: int) -> bool:
+        """The sentence around ``at`` says "digit(s)" or "decimal(s)" (as a word)."""
+        s, e = self.bounds(at)
+        if self._digit_words is None:
+            self._digit_words = [m.start() for m in _DIGIT_WORDS.finditer(self.p)]
+        i = bisect_left(self._digit_words, s)
+        return i < len(self._digit_words) and self._digit_words[i] < e
 
 
-def _asserted(p: str, start: int, end: int) -> bool:
-    s, e = _sentence_bounds(p, end)
-    if e < len(p) and p[e] == "?":
-        return False
-    head, tail = p[s:start], p[end : e + 1]
-    if _NEGATED_BEFORE.search(head) or _NEGATED_AFTER.match(tail):
-        return False
-    if _OPERAND_BEFORE.search(head) or _OPERAND_AFTER.match(tail):
-        return False
-    if p.find(",", s, e) < 0:
-        return True  # every list has a comma
-    return not any(m.start() <= start and end <= m.end() for m in _LIST.finditer(p, s, e))
+class _Reading(_Sentences):
+    """`match_v3`'s reading of the mentions in one text: whether each is asserted. What the
+    mentions of a text share (its sentences, its reversed copy, each sentence's lists) is found
+    once, so a text of many mentions is read in time linear in its length."""
+
+    __slots__ = ("_lists", "_reversed")
+
+    def __init__(self, p: str) -> None:
+        super().__init__(p)
+        self._reversed: str | None = None
+        self._lists: dict[tuple[int, int], tuple[list[int], list[int]] | None] = {}
+
+    def asserted(self, start: int, end: int) -> bool:
+        """The mention ``p[start:end]`` is stated: not asked (its sentence ends with ``?``),
+        not negated, not an operand, not one item of a list of numbers or names (what
+        ``_NEGATED_BEFORE.search(p[s:start])`` and the rest find in its sentence ``[s, e)``)."""
+        p = self.p
+        n = len(p)
+        s, e = self.bounds(end)
+        if e < n and p[e] == "?":
+            return False
+        tail_end = e + 1 if e < n else n
+        if start > s:  # what stands before the mention, read backwards from its start
+            if self._reversed is None:
+                self._reversed = p[::-1]
+            if _NEGATED_BEFORE_REVERSED.match(self._reversed, n - start, n - s):
+                return False
+            if _OPERAND_BEFORE_REVERSED.match(self._reversed, n - start, n - s):
+                return False
+        if _NEGATED_AFTER_AT.match(p, end, tail_end) or _OPERAND_AFTER_AT.match(p, end, tail_end):
+            return False
+        return not self._in_list(s, e, start, end)
+
+    def _in_list(self, s: int, e: int, start: int, end: int) -> bool:
+        """``p[start:end]`` lies inside one of the lists (`_LIST`) of the sentence ``[s, e)``."""
+        key = (s, e)
+        if key not in self._lists:
+            spans = _list_spans(self.p, s, e) if self.p.find(",", s, e) >= 0 else None
+            self._lists[key] = None if spans is None else ([a for a, _ in spans],
+                                                           [b for _, b in spans])  # fmt: skip
+        found = self._lists[key]
+        if found is None:
+            return False  # every list has a comma
+        starts, ends = found
+        i = bisect_right(starts, start) - 1  # the last list starting at or before the mention
+        return i >= 0 and end <= ends[i]
+
+
+# Where a list can start: a number (`_NUM`) or a name (`_NAME`), the two branches of `_LIST`.
+_LIST_START = re.compile(r"[-\d]|[a-z]")
+_NUM_START = re.compile(r"[-\d]")
+_NUM_RUN = re.compile(_NUM)
+# The names a `_LIST` name branch chains by commas from a start, each as long as it can be (the
+# path its greedy match takes): possessive, so it is read once.
+_NAME_CHAIN = re.compile(
+    r"[a-z][\w'-]*+(?: [a-z][\w'-]*+)?+(?:\s*+,\s*+[a-z][\w'-]*+(?: [a-z][\w'-]*+)?+)*+"
+)
+
+
+def _list_spans(p: str, s: int, e: int) -> list[tuple[int, int]]:
+    """``[m.span() for m in _LIST.finditer(p, s, e)]``, without the attempts that cannot match.
+
+    A failed `_LIST` attempt reads as far as its branch could reach, and `finditer` would try
+    again one character later: over a long list that never closes (``a, b, c, ...`` with no
+    "and"), every attempt reads to its end. Here a failed attempt rules out the next ones it
+    proves fail: after a number (``12.5``) every start inside it (the same number, to the same
+    end); after a name, every name start up to the end of its comma chain (each such attempt
+    can only take a subset of the first one's paths: the same names and closings), except the
+    second word of a last two-word name that a third word follows (from ``c`` in ``b c d``, a
+    name is ``c d``); numbers inside those names (``x1, 2, 3``) are still tried.
+    `tests/matching/test_v3_linear.py` compares the two.
+    """
+    spans: list[tuple[int, int]] = []
+    pos = s
+    names_fail_until = s  # a name starting before this cannot start a list
+    while pos < e:
+        if pos < names_fail_until:
+            found = _NUM_START.search(p, pos, names_fail_until)
+            if found is None:
+                pos = names_fail_until
+                continue
+        else:
+            found = _LIST_START.search(p, pos, e)
+            if found is None:
+                break
+        at = found.start()
+        m = _LIST.match(p, at, e)
+        if m is not None:
+            spans.append(m.span())
+            pos = m.end()
+        elif p[at] == "-" or p[at].isdecimal():
+            run = _NUM_RUN.match(p, at, e)
+            pos = at + 1 if run is None else run.end()
+        else:
+            chain = _NAME_CHAIN.match(p, at, e)
+            assert chain is not None  # it opens with the [a-z] that `_LIST_START` found
+            names_fail_until = chain.end()
+            if _third_word_follows(p, names_fail_until, e):
+                # from the last name's second word on, a name can take that third word, which
+                # the attempt at `at` could not
+                names_fail_until = p.rfind(" ", at, names_fail_until) + 1
+            pos = at + 1
+    return spans
+
+
+def _third_word_follows(p: str, at: int, e: int) -> bool:
+    """A word follows ``at`` (the end of a chain's last name) after one space: that name has
+    two words (else it would have taken this one)."""
+    return at + 1 < e and p[at] == " " and "a" <= p[at + 1] <= "z"
 
 
 # ------------------------------------------------------------------- yes / no

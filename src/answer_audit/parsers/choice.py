@@ -23,7 +23,7 @@ from functools import lru_cache
 from answer_audit.extraction import NOT_FOUND, Extraction
 from answer_audit.parsers.choice_option_text import read_option_text
 from answer_audit.parsers.choice_patterns import (
-    KINDS,
+    STEP_KINDS,
     StepRegexes,
     compile_script_step,
     compile_step,
@@ -46,7 +46,13 @@ from answer_audit.parsers.choice_terminal import RULE as TERMINAL_RULE
 from answer_audit.parsers.choice_terminal import terminal_rule
 from answer_audit.parsers.timed import budgeted, compile_user_pattern
 from answer_audit.text.offsets import nfkc_lower_with_map
-from answer_audit.text.prefilters import guarded, may_match, needed_strings, original
+from answer_audit.text.prefilters import (
+    guarded,
+    may_match,
+    needed_strings,
+    original,
+    scans_fast,
+)
 from answer_audit.text.regions import reasoning_bounds
 
 DEFAULT_CHOICES = "abcd"
@@ -153,7 +159,7 @@ class _Compiled:
     steps: tuple[tuple[ChoiceStep, tuple[re.Pattern[str], ...]], ...]
     extras: tuple[StepRegexes | None, ...]
     masks: tuple[re.Pattern[str], ...]
-    mask_needs: tuple[frozenset[str] | None, ...]  # `first_chars.needed_strings` of each mask
+    mask_needs: tuple[frozenset[str] | None, ...]  # each mask's `_needs_worth_checking`
     tokens: TokenSet | None = None  # a `scripts` preset's tokens
     # with the strings one of which each pattern's every match holds (`needed_strings`)
     turns: tuple[tuple[re.Pattern[str], frozenset[str] | None], ...] = ()
@@ -198,12 +204,12 @@ def _compile(preset: ChoicePreset, choices: str) -> _Compiled:
     steps = tuple((s, tuple(expand(p) for p in s.patterns)) for s in preset.steps)
     token_chars = frozenset(letters) | frozenset(str(i) for i in range(1, n_digits + 1))
     extras = tuple(
-        compile_step(s, expand, user=preset.user_patterns) if s.kind in KINDS else None
+        compile_step(s, expand, user=preset.user_patterns) if s.kind in STEP_KINDS else None
         for s in preset.steps
     )
     masks = tuple(expand(m) for m in preset.masks)
     return _Compiled(
-        letters, token_chars, steps, extras, masks, tuple(needed_strings(m) for m in masks)
+        letters, token_chars, steps, extras, masks, tuple(map(_needs_worth_checking, masks))
     )
 
 
@@ -212,17 +218,32 @@ def _compile_scripts(preset: ChoicePreset, choices: str) -> _Compiled:
     tokens = token_set(choices)
     fill = {**tokens.fill, "{A}": "".join(c for c in tokens.fill["{K}"] if not c.isdigit())}
 
-    def expand(pattern: str) -> re.Pattern[str]:
+    def filled(pattern: str) -> str:
         for key, value in fill.items():
             pattern = pattern.replace(key, value)
-        if preset.user_patterns:  # a preset file based on choice/v5: its patterns are timed
-            return compile_user_pattern(pattern)  # type: ignore[return-value]  # same interface
-        return guarded(re.compile(pattern))
+        return pattern
+
+    def builtin(pattern: str) -> re.Pattern[str]:
+        return guarded(re.compile(filled(pattern)))
+
+    def expand(pattern: str) -> re.Pattern[str]:
+        if not preset.user_patterns:
+            return builtin(pattern)
+        source = filled(pattern)  # a preset file based on choice/v5: its patterns are timed
+        try:
+            return compile_user_pattern(source)  # type: ignore[return-value]  # same interface
+        except Exception as err:  # regex.error, or too deep for it (RecursionError)
+            raise ValueError(
+                f"preset {preset.name!r}: pattern {source!r} (choices {choices!r}) is not a "
+                f"valid regular expression: {err}"
+            ) from None
 
     steps = tuple((s, tuple(expand(p) for p in s.patterns)) for s in preset.steps)
     chars = frozenset(t for t in tokens.position if len(t) == 1)
     extras = tuple(
-        replace(compile_script_step(s, expand), token_chars=chars) if s.kind in KINDS else None
+        replace(compile_script_step(s, expand, user=preset.user_patterns), token_chars=chars)
+        if s.kind in STEP_KINDS
+        else None
         for s in preset.steps
     )
     masks = tuple(expand(m) for m in preset.masks)
@@ -232,19 +253,27 @@ def _compile_scripts(preset: ChoicePreset, choices: str) -> _Compiled:
         steps,
         extras,
         masks,
-        tuple(needed_strings(m) for m in masks),
+        tuple(map(_needs_worth_checking, masks)),
         tokens,
-        tuple(map(_with_needs, map(expand, preset.turns))),
-        tuple(map(_with_needs, map(expand, preset.replies))),
+        # turns and replies are the built-in preset's (a preset file cannot set them)
+        tuple(map(_with_needs, map(builtin, preset.turns))),
+        tuple(map(_with_needs, map(builtin, preset.replies))),
     )
 
 
 def _with_needs(pattern: re.Pattern[str]) -> tuple[re.Pattern[str], frozenset[str] | None]:
     """A turn pattern with the strings it needs, to skip its search where none occurs; a
-    pattern led by a newline needs no such check (`re` skips from newline to newline, faster
-    than looking for a few dozen role words)."""
-    led = original(pattern).pattern.startswith("\\n")
-    return pattern, None if led else needed_strings(pattern)
+    pattern led by a newline, another literal or a few marks (``<|``, ``[inst]``) needs no such
+    check (`re` skips from newline to newline, faster than looking for a few role words)."""
+    return pattern, _needs_worth_checking(pattern)
+
+
+def _needs_worth_checking(pattern: re.Pattern[str]) -> frozenset[str] | None:
+    """`needed_strings` of a pattern (to skip its search where none occurs), or None when the
+    search itself is as cheap as that check (`scans_fast`): the same results either way."""
+    if isinstance(pattern, re.Pattern) and scans_fast(original(pattern)):
+        return None
+    return needed_strings(pattern)
 
 
 def _to_choice(token: str | None, letters: str) -> str | None:

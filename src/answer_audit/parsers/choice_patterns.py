@@ -17,7 +17,7 @@ from answer_audit.parsers.choice_step import ChoiceStep
 from answer_audit.text.prefilters import may_match, needed_strings
 
 # The step kinds whose patterns are compiled here (the others are plain regex lists).
-KINDS = ("statements", "option-text")
+STEP_KINDS = ("statements", "option-text")
 
 # Characters that wrap a choice on a line of its own: markdown, brackets, quotes, LaTeX.
 # Possessive: a choice cannot follow any shorter reading of them (a letter they hold is inside
@@ -197,14 +197,17 @@ CLAUSE_END = (
 )
 
 
-def compile_script_step(step: ChoiceStep, expand: Callable[[str], re.Pattern[str]]) -> StepRegexes:
+def compile_script_step(
+    step: ChoiceStep, expand: Callable[[str], re.Pattern[str]], *, user: bool = False
+) -> StepRegexes:
     """A ``statements`` / ``option-text`` step of a ``scripts`` preset (``choice/v5``): tokens
     in any script (``{K}`` the token characters, ``{W}`` what they must not touch, ``{A}`` the
     letters without digits), examples reaching back to the clause start, conditionals and
     doubts. ``{TRIGGER}`` in a pattern stands for the step's ``triggers``: the pattern is built
     twice, once with those a text in Latin script can hold and once with the others (skipped on
-    ASCII texts), so that `re` tries a few dozen words at each position, not every language's."""
-    return _compile_script_step(step, expand)
+    ASCII texts), so that `re` tries a few dozen words at each position, not every language's.
+    ``user``: the step comes from a preset file (each cue compiled alone, as `compile_step`)."""
+    return _compile_script_step(step, expand, user)
 
 
 def _with_triggers(
@@ -223,11 +226,14 @@ def _with_triggers(
     return tuple(out)
 
 
-def _compile_script_step(step: ChoiceStep, expand: Callable[[str], re.Pattern[str]]) -> StepRegexes:
+def _compile_script_step(
+    step: ChoiceStep, expand: Callable[[str], re.Pattern[str]], user: bool
+) -> StepRegexes:
     token = r"[{K}]"
-    negation = _either(step.negations, expand, SCRIPT_NEGATION_TEMPLATE)
-    ignore = _either(step.ignore, expand)
-    stop = _either(step.stops, expand, SCRIPT_STOP_TEMPLATE)
+    negation = _either(step.negations, expand, SCRIPT_NEGATION_TEMPLATE, separate=user)
+    ignore = _either(step.ignore, expand, separate=user)
+    stop = _either(step.stops, expand, SCRIPT_STOP_TEMPLATE, separate=user)
+    # (a preset file cannot set these: they are choice/v5's own, one pattern each way)
     conditional = _either(step.conditionals, expand)
     doubt = _either(step.doubts, expand)
     built = _with_triggers(step.patterns, step.triggers, expand)

@@ -89,7 +89,9 @@ _TAGS = re.compile(
 _INST = re.compile(r"(?i)\[/?inst\]")
 _HASHES = re.compile(r"(?i)##+[ \t]*(?:instruction|input|human|user|response|assistant)")
 _OPTION_LIST = re.compile(r"\?[ \t]*\n?[ \t]*[(\[]?[a-zA-Z][)\].:]")
-_INVISIBLE = re.compile(f"[{INVISIBLE}]")
+# What sends a text to the full reading even when NFKC keeps it: an invisible character, ``İ``
+# (whose lowercase is two characters) or ``【``; one scan for all of them.
+_NOT_AS_IS = re.compile(f"[{INVISIBLE}\u0130【]")
 # Past this many colons the loop over them stops paying off: the full reading decides.
 _MAX_COLONS = 64
 
@@ -106,14 +108,16 @@ class TerminalRule:
 
     def answer(self, text: str) -> tuple[int, int, str] | None:
         """(start, end, choice) of the terminal answer of ``text``, or None (undecided)."""
-        if not text.isascii() and not _reads_as_is(text):
-            return None
         end = len(text.rstrip(_WS))
         start = text.rfind("\n", 0, end) + 1
         m = self.terminal.fullmatch(text, start, end)
-        if m is None:
+        if m is None:  # most outputs the rule leaves undecided fail here, at their last line
+            return None
+        if not text.isascii() and not _reads_as_is(text):
             return None
         choice = m.group(1).lower()
+        if not start:
+            return m.start(1), m.end(1), choice  # one line: nothing before it
         head = text[:start]
         if _moves_region(head) or ("\\" in head and _boxed_twice(text)):
             return None
@@ -170,12 +174,7 @@ _ROLE_WORDS = frozenset(
 def _reads_as_is(text: str) -> bool:
     """NFKC and lowercasing change no offset, and nothing is invisible: the full reading would
     see the same characters at the same places (its offset map is the identity)."""
-    return (
-        "\u0130" not in text
-        and "【" not in text
-        and unicodedata.is_normalized("NFKC", text)
-        and _INVISIBLE.search(text) is None
-    )
+    return unicodedata.is_normalized("NFKC", text) and _NOT_AS_IS.search(text) is None
 
 
 def _moves_region(head: str) -> bool:

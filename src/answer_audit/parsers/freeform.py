@@ -44,7 +44,7 @@ _CUT_KEYWORDS: dict[tuple[str, ...], tuple[tuple[str, ...], re.Pattern[str]]] = 
     TURN_PATTERNS_V4: (TURN_PATTERN_KEYWORDS_V4, _AI_OR_H_ROLE),
 }
 # Every match of freeform/v4's question pattern holds one of these, lowercased: a region
-# without any needs no question search (tests/parsers/test_freeform_v4.py checks it).
+# without any needs no question search (tests/parsers/test_freeform.py checks it).
 _QUESTION_KEYWORDS: dict[tuple[str, ...], tuple[str, ...]] = {
     QUESTION_PATTERNS_V4: ("q", *QUESTION_WORDS_V4)
 }

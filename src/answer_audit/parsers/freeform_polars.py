@@ -120,7 +120,7 @@ class WholeTextGate:
 def whole_text_gate(preset: Parser) -> WholeTextGate | None:
     """The gate of ``preset``'s rules when it has exactly `freeform/v3`'s or `freeform/v4`'s
     (built in, or a preset file repeating them), else None: `answer_region_simple` is proved
-    for those rules only (`tests/schemes/test_vectorized.py`, tests/parsers/test_freeform_v4.py).
+    for those rules only (`tests/schemes/test_vectorized.py`, tests/parsers/test_freeform.py).
     """
     if not isinstance(preset, AnswerRegionPreset) or preset.user_patterns or not preset.unwrap:
         return None

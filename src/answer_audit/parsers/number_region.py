@@ -2,7 +2,7 @@
 
 `AnswerRegionPreset` tries each turn pattern in turn behind a keyword gate (the lowercased text
 searched for some thirty keywords); that costs more than the whole rest of number/v2 on a
-chain-of-thought output. `find_region` finds the same region (tests/parsers/test_number_v2.py
+chain-of-thought output. `find_region` finds the same region (tests/parsers/test_number.py
 checks it against the engine) with the patterns joined: those anchored at a line start in one
 pattern (a position that starts no line fails at once), the others in one pattern that opens
 with the class of their first characters, and the question patterns in one.

@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import re
 import tomllib
+import unicodedata
 from collections.abc import Mapping
 from pathlib import Path
 from types import MappingProxyType
@@ -22,11 +23,21 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, Valida
 
 from answer_audit.parsers.base import Parser, PresetError
 from answer_audit.parsers.choice import ChoicePreset, choice_fill, choice_letters
-from answer_audit.parsers.choice_patterns import NEGATION_TEMPLATE, STOP_TEMPLATE, cue_source
+from answer_audit.parsers.choice_patterns import (
+    NEGATION_TEMPLATE,
+    SCRIPT_NEGATION_TEMPLATE,
+    SCRIPT_STOP_TEMPLATE,
+    STEP_KINDS,
+    STOP_TEMPLATE,
+    cue_source,
+    word_alternation,
+)
+from answer_audit.parsers.choice_script import script_choices, token_set
 from answer_audit.parsers.choice_step import ChoiceStep, StepKind
 from answer_audit.parsers.freeform import AnswerRegionPreset, FreeformPreset
 from answer_audit.parsers.jsonfield import ADHOC_JSON_PARSERS, JsonFieldPreset
 from answer_audit.parsers.number import NumberPreset
+from answer_audit.parsers.number_statement import StatementNumberPreset
 from answer_audit.parsers.presets import BUILTIN
 from answer_audit.parsers.presets.freeform import FREEFORM_V3
 from answer_audit.parsers.timed import check_user_pattern, compile_user_pattern
@@ -77,6 +88,7 @@ class _NumberSpec(_Strict):
 
 
 _REGION_FIELDS = ("cut_patterns", "question_patterns", "unwrap")
+_REGIONS = (FreeformPreset, AnswerRegionPreset)  # what a number preset's `region` may name
 
 
 class _JsonSpec(_Strict):
@@ -153,7 +165,7 @@ _ENGINES: Mapping[str, tuple[type, ...]] = MappingProxyType(
         "choice": (ChoicePreset,),
         "freeform": (FreeformPreset, AnswerRegionPreset),
         "json": (JsonFieldPreset,),
-        "number": (NumberPreset,),
+        "number": (NumberPreset, StatementNumberPreset),
     }
 )
 
@@ -225,10 +237,13 @@ def _build(path: Path, name: str, spec: _AnySpec) -> Parser:
         )
     if "region" in fields:
         region = BUILTIN.get(fields["region"])
-        if not isinstance(region, FreeformPreset | AnswerRegionPreset):
+        # number/v2's engine reads a region of turn patterns (freeform/v3 and later)
+        kinds = AnswerRegionPreset if isinstance(start, StatementNumberPreset) else _REGIONS
+        if not isinstance(region, kinds):
+            later = " from freeform/v3 on" if kinds is AnswerRegionPreset else ""
             raise PresetError(
                 f"{path}: key 'preset.{name}.region': {fields['region']!r} is not a built-in "
-                "freeform preset"
+                f"freeform preset{later}"
             )
         fields["region"] = region
     unknown = sorted(set(fields) - {f.name for f in dataclasses.fields(start)})  # type: ignore[arg-type]
@@ -240,6 +255,10 @@ def _build(path: Path, name: str, spec: _AnySpec) -> Parser:
         )
     if any(f.name == "user_patterns" for f in dataclasses.fields(start)):  # type: ignore[arg-type]
         fields["user_patterns"] = True  # a file's regexes run with a time limit (parsers/timed.py)
+    if isinstance(start, ChoicePreset) and start.terminal and {"steps", "masks"} & set(fields):
+        # choice/v5's terminal-answer rule stands in for its own reading (`choice_terminal`):
+        # a file that replaces the steps or masks is read by those alone
+        fields["terminal"] = False
     try:
         preset: Parser = dataclasses.replace(start, name=name, **fields)  # type: ignore[type-var]
     except ValueError as err:  # a choice preset's choices are checked when it is made
@@ -255,36 +274,110 @@ def _build(path: Path, name: str, spec: _AnySpec) -> Parser:
     return preset
 
 
+# What a choice pattern's placeholders stand for: `{L}` and `{D}` in every choice preset; the
+# others only in one based on choice/v5 (a `scripts` preset, `choice_script.TokenSet`): `{T}` one
+# captured choice token, `{K}` the token characters, `{W}` what a token must not touch, `{A}` the
+# letters without digits, `{TRIGGER}` the step's triggers (patterns of statements and
+# option-text steps only).
+_SCRIPT_PLACEHOLDERS = ("{TRIGGER}", "{T}", "{K}", "{W}", "{A}")
+# The fields of a step that the engine reads as patterns (the others are cues or trigger words).
+_PATTERN_FIELDS = ("patterns", "line_final")
+_CUE_FIELDS = ("negations", "ignore", "stops", "conditionals", "doubts")
+
+
+def _choice_fill(preset: ChoicePreset) -> dict[str, str]:
+    """What the placeholders of ``preset``'s patterns stand for, for its own choice set (as the
+    engine fills them: `choice._compile`, `choice._compile_scripts`)."""
+    if not preset.scripts:
+        return choice_fill(choice_letters(preset.choices.lower()))
+    labels = script_choices(preset.choices)
+    odd = [c for c in labels if not unicodedata.category(c).startswith(("L", "N"))]
+    if odd:  # choice/v5 takes labels in any script, but "a-e" is a range, not three labels
+        shown = " ".join(repr(c) for c in odd)
+        raise ValueError(
+            f"choices {preset.choices!r} holds {shown}; list every option label, e.g. abcde or "
+            "أبجد (ranges such as a-e are not read)"
+        )
+    fill = dict(token_set(labels).fill)
+    fill["{A}"] = "".join(c for c in fill["{K}"] if not c.isdigit())
+    return fill
+
+
 def _check_choice_preset(path: Path, name: str, preset: ChoicePreset) -> None:
     """Refuse a choice preset with no steps, a step that could never answer, or a pattern that
-    could never match or compile once its choices are filled in."""
+    could never match or compile once its choices (and, based on choice/v5, its triggers) are
+    filled in."""
     if not preset.steps:
         raise PresetError(f"{path}: key 'preset.{name}.steps': a choice preset needs steps")
     _check_steps(path, name, preset.steps)
     try:
-        fill = choice_fill(choice_letters(preset.choices.lower()))
+        fill = _choice_fill(preset)
     except ValueError as err:
         raise PresetError(f"{path}: key 'preset.{name}.choices': {err}") from None
-    templates = {"negations": NEGATION_TEMPLATE, "stops": STOP_TEMPLATE, "ignore": "{}"}
+    negation, stop = (
+        (SCRIPT_NEGATION_TEMPLATE, SCRIPT_STOP_TEMPLATE)
+        if preset.scripts
+        else (NEGATION_TEMPLATE, STOP_TEMPLATE)
+    )
+    templates = {"negations": negation, "stops": stop}
     for i, step in enumerate(preset.steps):
-        for key in ("triggers", "patterns", "negations", "ignore", "stops"):
-            for pattern in getattr(step, key):
-                _check_lowercase(path, f"preset.{name}.steps.{i}.{key}", pattern, key)
-        for key in ("patterns", "negations", "ignore", "stops"):
-            for pattern in getattr(step, key):
-                # as the engine compiles it: choices filled, a cue inside its template
-                source = cue_source(templates[key], [pattern]) if key in templates else pattern
-                _check_pattern(path, f"preset.{name}.steps.{i}.{key}", source, fill)
+        key = f"preset.{name}.steps.{i}"
+        for pattern in step.triggers:
+            _check_lowercase(path, f"{key}.triggers", pattern, "triggers")
+        # {TRIGGER} is filled in the patterns of statements and option-text steps with triggers
+        triggers = (
+            word_alternation(step.triggers) if step.triggers and step.kind in STEP_KINDS else None
+        )
+        for field_name in (*_PATTERN_FIELDS, *_CUE_FIELDS):
+            where = f"{key}.{field_name}"
+            trigger = triggers if field_name in _PATTERN_FIELDS else None
+            for pattern in getattr(step, field_name):
+                _check_placeholders(path, where, pattern, preset.scripts, trigger)
+                filled = pattern if trigger is None else pattern.replace("{TRIGGER}", trigger)
+                # as the engine compiles it: placeholders filled, a cue inside its template
+                if field_name in _CUE_FIELDS:
+                    filled = cue_source(templates.get(field_name, "{}"), [filled])
+                _check_lowercase(path, where, pattern, field_name, _filled(filled, fill))
+                _check_pattern(path, where, filled, fill)
     for pattern in preset.masks:
-        _check_lowercase(path, f"preset.{name}.masks", pattern, "masks")
+        _check_placeholders(path, f"preset.{name}.masks", pattern, preset.scripts, None)
+        _check_lowercase(path, f"preset.{name}.masks", pattern, "masks", _filled(pattern, fill))
         _check_pattern(path, f"preset.{name}.masks", pattern, fill)
 
 
-def _check_lowercase(path: Path, key: str, pattern: str, kind: str) -> None:
+def _filled(pattern: str, fill: Mapping[str, str]) -> str:
+    for placeholder, value in fill.items():
+        pattern = pattern.replace(placeholder, value)
+    return pattern
+
+
+def _check_placeholders(
+    path: Path, key: str, pattern: str, scripts: bool, trigger: str | None
+) -> None:
+    """Refuse a placeholder the engine would leave as it is (it would match itself, literally)."""
+    if not scripts:
+        found = next((p for p in _SCRIPT_PLACEHOLDERS if p in pattern), None)
+        if found is not None:
+            raise PresetError(
+                f"{path}: key {key!r}: {pattern!r} holds {found}, which only a preset based on "
+                'choice/v5 fills in (`base = "choice/v5"`); here write the choices as [{L}{D}]'
+            )
+    elif "{TRIGGER}" in pattern and trigger is None:
+        raise PresetError(
+            f"{path}: key {key!r}: {pattern!r} holds {{TRIGGER}}, which stands for the step's "
+            "triggers only in the patterns of a statements or option-text step that has "
+            "triggers; give the step triggers, or write the words in the pattern"
+        )
+
+
+def _check_lowercase(
+    path: Path, key: str, pattern: str, kind: str, filled: str | None = None
+) -> None:
     """Choice presets read NFKC-lowercased text: an uppercase letter written in a trigger, or as
-    a literal of a pattern (outside ``(?i)``), can never match there."""
+    a literal of a pattern (outside ``(?i)``), can never match there. ``filled``: the pattern
+    with its placeholders filled in (``{T}`` is no literal ``T``), when it has any."""
     upper = (
-        uppercase_literal(pattern)
+        uppercase_literal(pattern if filled is None else filled)
         if kind != "triggers"
         else next((c for c in pattern if c != c.lower()), None)
     )

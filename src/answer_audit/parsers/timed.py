@@ -138,7 +138,8 @@ class PatternTimeout(Exception):
 class TimedPattern:
     """The subset of ``re.Pattern`` the engines use, each call bounded in time."""
 
-    __slots__ = ("_pattern", "pattern")
+    # __weakref__: the engines look a pattern up in `prefilters.original`'s weak mapping
+    __slots__ = ("__weakref__", "_pattern", "pattern")
 
     def __init__(self, pattern: str, flags: int = 0) -> None:
         self._pattern = regex.compile(pattern, flags)

@@ -1,11 +1,15 @@
 """The conclusions section's words and table rows, shared by the terminal, Markdown and HTML.
 
 Every report puts the section first: the verdict line, what was compared, the sentences of the
-contrasts and rankings that changed, then every contrast and ranking. Without a comparison it
-shows one line on how to ask for one (the result's ``conclusions_hint``).
+contrasts and rankings that changed (`change_groups`: beyond resampling noise, within it, and
+under comparison-only schemes, each under its own heading), then every contrast and ranking.
+Without a comparison it shows one line on how to ask for one (the result's
+``conclusions_hint``).
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from answer_audit.analysis.conclusions_results import (
     GAINED,
@@ -21,7 +25,12 @@ from answer_audit.analysis.conclusions_results import (
     Ranking,
     stratum_text,
 )
-from answer_audit.analysis.conclusions_section import ConclusionsSection
+from answer_audit.analysis.conclusions_section import (
+    CHANGED,
+    COMPARISON_ONLY,
+    NOISE,
+    ConclusionsSection,
+)
 
 STATUS_CLASS = {
     SIGNIFICANT_REVERSAL: "reversal",
@@ -69,14 +78,38 @@ def held_against(section: ConclusionsSection) -> str:
     return f"every scheme is held against the {section.stored_name}"
 
 
-def changed_contrasts(section: ConclusionsSection) -> list[Contrast]:
-    """The contrasts whose status is not ``same``, most consequential first."""
-    return [c for c in section.contrasts() if c.status != SAME]
+@dataclass(frozen=True)
+class ChangeGroup:
+    """Changed contrasts and rankings that count alike (`ConclusionsSection.weight`), under
+    one heading."""
+
+    weight: str
+    """`CHANGED`, `NOISE` or `COMPARISON_ONLY`."""
+    title: str
+    """The heading, e.g. "Changed beyond resampling noise"."""
+    contrasts: list[Contrast]
+    """Its contrasts, most consequential status first."""
+    rankings: list[Ranking]
+    """Its rankings, those whose best level changed first."""
 
 
-def moved_rankings(section: ConclusionsSection) -> list[Ranking]:
-    """The rankings whose order changed, those whose best level changed first."""
-    return [r for r in section.rankings() if r.order_changed]
+def change_groups(section: ConclusionsSection) -> list[ChangeGroup]:
+    """The changes as the verdict weighs them, each group with its heading: the schemes
+    compared beyond resampling noise first, then within noise, then the comparison-only
+    schemes; groups without a change are left out."""
+    aside = ", ".join(section.name(s) for s in section.conclusions.schemes if s in section.aside())
+    titles = {
+        CHANGED: "Changed beyond resampling noise",
+        NOISE: "Changed within resampling noise",
+        COMPARISON_ONLY: f"Shown for comparison only ({aside}), not counted in the verdict",
+    }
+    groups = []
+    for weight, title in titles.items():
+        contrasts = [c for c in section.contrasts() if section.weight(c) == weight]
+        rankings = [r for r in section.rankings() if section.weight(r) == weight]
+        if contrasts or rankings:
+            groups.append(ChangeGroup(weight, title, contrasts, rankings))
+    return groups
 
 
 def pp(value: float | None) -> str:

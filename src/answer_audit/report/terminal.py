@@ -16,17 +16,13 @@ from rich.table import Table
 from rich.text import Text
 
 from answer_audit.analysis.audit import AuditResult
-from answer_audit.analysis.conclusions_section import ConclusionsSection
+from answer_audit.analysis.conclusions_results import SAME
+from answer_audit.analysis.conclusions_section import CHANGED, ConclusionsSection
 from answer_audit.analysis.diff import SPAN_CLOSE, SPAN_OPEN
 from answer_audit.analysis.diff_result import DiffResult, DisagreementSide
 from answer_audit.analysis.incidence import ValueChanges
 from answer_audit.analysis.rescore_result import RescoreResult
-from answer_audit.report.conclusions import (
-    STATUS_CLASS,
-    changed_contrasts,
-    moved_rankings,
-    scope_text,
-)
+from answer_audit.report.conclusions import STATUS_CLASS, change_groups, scope_text
 from answer_audit.report.markdown.diff import (
     ACCURACY_HEADER,
     accuracy_rows,
@@ -68,30 +64,32 @@ TERMINAL_GROUPS = ["n", "stored %", "rescored %", "Δ pp", "flips", "McNemar p"]
 _STATUS_STYLE = {"reversal": "bold white on red", "reversed": "bold red", "gained": "bold yellow",
                  "lost": "bold yellow", "shifted": "yellow", "missing": "magenta", "same": "green"}  # fmt: skip
 SHOWN_CONCLUSIONS = 12  # sentences of each kind in the terminal; the reports hold them all
+SHOWN_ASIDE = 3  # the same within resampling noise and under comparison-only schemes
 
 
 def print_conclusions(section: ConclusionsSection | None, hint: str, out: Console) -> None:
     """The conclusions first: the verdict, then the contrasts and rankings that changed, as
-    sentences; without a comparison, the one line on how to ask for one."""
+    sentences under a heading per weight (beyond resampling noise, within it, comparison-only
+    schemes); without a comparison, the one line on how to ask for one."""
     if section is None:
         out.print(Text(inert(hint), style="dim"))
         return
-    changed, moved = changed_contrasts(section), moved_rankings(section)
     out.print(Text("Conclusions", style="bold underline"))
     style = "bold red" if section.changed() else "bold green"
     out.print(Text(inert(section.verdict()), style=style))
     out.print(Text(inert(scope_text(section)), style="dim"))
-    for c in changed[:SHOWN_CONCLUSIONS]:
-        mark = Text(f" {c.status} ", style=_STATUS_STYLE[STATUS_CLASS[c.status]])
-        out.print(Text("• ") + mark + Text(" " + inert(section.sentence(c))))
-    for r in moved[:SHOWN_CONCLUSIONS]:
-        out.print(
-            Text("• ")
-            + Text(" ranking ", style="bold cyan")
-            + Text(" " + inert(section.sentence(r)))
-        )
-    left = max(len(changed) - SHOWN_CONCLUSIONS, 0) + max(len(moved) - SHOWN_CONCLUSIONS, 0)
-    unchanged = len(section.conclusions.contrasts) - len(changed)
+    left = 0
+    for group in change_groups(section):
+        shown = SHOWN_CONCLUSIONS if group.weight == CHANGED else SHOWN_ASIDE
+        out.print(Text(inert(group.title), style="bold"))
+        for c in group.contrasts[:shown]:
+            mark = Text(f" {c.status} ", style=_STATUS_STYLE[STATUS_CLASS[c.status]])
+            out.print(Text("• ") + mark + Text(" " + inert(section.sentence(c))))
+        for r in group.rankings[:shown]:
+            mark = Text(" ranking ", style="bold cyan")
+            out.print(Text("• ") + mark + Text(" " + inert(section.sentence(r))))
+        left += max(len(group.contrasts) - shown, 0) + max(len(group.rankings) - shown, 0)
+    unchanged = sum(c.status == SAME for c in section.conclusions.contrasts)
     tail = f"{unchanged} contrast(s) unchanged (same)"
     tail += f"; {left} more change(s) in the reports" if left else "; every contrast in the reports"
     out.print(Text(tail + ".", style="dim"))
@@ -218,12 +216,21 @@ def print_audit_summary(result: AuditResult, out: Console, err: Console) -> None
             "stored labels are not reproduced by the stored parse + v1 matcher",
             sep="",
         )
-    t = Table("scheme", "flips", "stored err %", "err %", "Δpp", "sig. groups (Holm)")
+    out.print(_scheme_table(result))
+
+
+def _scheme_table(result: AuditResult) -> Table:
+    """One row per scheme: the numbers never wrap (short headers, two lines each), so the
+    scheme column takes the rest of the width and names wrap whole, never cut to "…"."""
+    t = Table()
+    t.add_column("scheme", overflow="fold")
+    for header in ("flips", "stored\nerr %", "err %", "Δpp", "sig. groups\n(Holm)"):
+        t.add_column(header, no_wrap=True, justify="right")
     for s in result.schemes:
         o = s.overall
         t.add_row(Text(inert(s.name)), str(o.flips), f"{o.stored_error_pct:.2f}", f"{o.error_pct:.2f}",
                   f"{o.delta_pp:+.2f}", f"{s.significant_groups}/{s.groups}")  # fmt: skip
-    out.print(t)
+    return t
 
 
 def print_written(paths: Iterable[Path | None], out: Console) -> None:

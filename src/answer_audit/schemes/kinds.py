@@ -41,9 +41,13 @@ from answer_audit.extraction import Extraction
 from answer_audit.matching import NORMALIZERS, is_correct, normalize
 from answer_audit.parsers import BUILTIN, NumberPreset, Parser, PresetError, get_parser
 from answer_audit.parsers.choice import DEFAULT_CHOICES
+from answer_audit.parsers.number_statement import StatementNumberPreset
+from answer_audit.parsers.presets.recommended import RECOMMENDED
 from answer_audit.schemes.columns import extractions_frame, map_unique
 from answer_audit.schemes.scheme import STORED, Scheme
 
+# The engines of numeric presets (number/v1's and number/v2's): the number kind's defaults.
+NUMBER_ENGINES = (NumberPreset, StatementNumberPreset)
 KindName = Literal["freeform", "choice", "json", "number"]
 Value = str | int | None  # a typed value: text, a choice letter, or a JSON integer
 
@@ -216,13 +220,15 @@ class FreeformKind(Kind):
 
     def default_schemes(self) -> list[Scheme]:
         """Parsing alone (freeform/v2, v1 matcher), parsing plus normalizing (v2 matcher),
-        normalizing the stored parse alone, and the v3 parser with the v3 matcher: each
-        scheme's distance from the stored labels says which step moves the numbers."""
+        normalizing the stored parse alone, and the recommended parser with its matcher
+        (freeform/v4 with v4, `RECOMMENDED`): each scheme's distance from the stored labels
+        says which step moves the numbers."""
+        best = RECOMMENDED["freeform"]
         return [
             Scheme("parse_only", "freeform/v2", "v1"),
             Scheme("parse_norm", "freeform/v2", "v2"),
             Scheme("norm_only", STORED, "v2"),
-            Scheme("parse_v3", "freeform/v3", "v3"),
+            Scheme(f"parse_{best.preset.rsplit('/', 1)[-1]}", best.preset, best.matcher),
         ]
 
 
@@ -240,7 +246,7 @@ class NumberKind(FreeformKind):
 
     def default_schemes(self) -> list[Scheme]:
         """Every built-in number preset, and the stored parse, with the numeric matcher."""
-        presets = [name for name, p in sorted(BUILTIN.items()) if isinstance(p, NumberPreset)]
+        presets = [name for name, p in sorted(BUILTIN.items()) if isinstance(p, NUMBER_ENGINES)]
         return [Scheme(name, name, "numeric") for name in presets] + [
             Scheme("stored_numeric", STORED, "numeric")
         ]

@@ -116,9 +116,14 @@ def outside_choices(
     truths: pl.Series, schemes: Sequence[Any], presets: Mapping[str, Parser] | None
 ) -> list[str]:
     """Notes for choice schemes whose preset can never extract some truth letters (truth
-    ``e`` with the default choices ``abcd``): every such row would count as an error."""
-    keys = {CHOICE.truth_key(t) for t in truths.drop_nulls().unique().to_list()}
-    letters = {k for k in keys if isinstance(k, str) and len(k) == 1 and "a" <= k <= "z"}
+    ``e`` with the default choices ``abcd``): every such row would count as an error. None when
+    most distinct truths are no letter (free text, numbers): more choices would not help, and
+    the input notes say what to check (`answer_audit.analysis.input_notes`)."""
+    keys = [CHOICE.truth_key(t) for t in truths.drop_nulls().unique().to_list()]
+    keys = [k for k in keys if k is not None]
+    if 2 * sum(CHOICE.in_value_set(k) for k in keys) <= len(keys):
+        return []
+    letters = {k for k in keys if isinstance(k, str) and CHOICE.in_value_set(k)}
     by_gap: dict[tuple[str, str], list[str]] = {}
     for scheme in schemes:
         if scheme.uses_stored_parse:

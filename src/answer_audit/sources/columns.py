@@ -74,12 +74,13 @@ class RecordFrames:
     Example: `builder.add(chunk)` for each chunk, then `builder.frame()`.
     """
 
-    def __init__(self, kinds_only: Collection[str] = ()) -> None:
+    def __init__(self, keep: Collection[str] | None = None) -> None:
         self._frames: list[tuple[list[pl.Series], int]] = []  # a chunk's columns, rows
         self._kinds: dict[str, set[type]] = {}  # first-seen column order
         self._as_text: set[str] = set()  # a chunk fell back to text (e.g. an int over 64 bits)
-        # columns whose types are settled but whose cells are not kept (a streamed read's texts)
-        self._kinds_only = frozenset(kinds_only)
+        # the columns whose cells are kept (None: all); the others' types are settled all the
+        # same (a streamed read leaves their cells in the file)
+        self._keep = None if keep is None else frozenset(keep)
         self.rows = 0
 
     def add(self, records: Sequence[Mapping[str, object]]) -> None:
@@ -90,7 +91,7 @@ class RecordFrames:
         for name in names:
             values = [r.get(name) for r in records]
             kinds = set(map(type, values)) - {type(None)}
-            if name in self._kinds_only and kinds <= {str}:
+            if not self._kept(name) and kinds <= {str}:
                 self._kinds.setdefault(name, set()).update(kinds)  # text stays text: no column
                 continue
             column = column_from_values(name, values)
@@ -99,20 +100,23 @@ class RecordFrames:
             if column.dtype == pl.String and kinds - {str}:
                 self._as_text.add(name)
             self._kinds.setdefault(name, set()).update(kinds)
-            if name not in self._kinds_only:
+            if self._kept(name):
                 columns.append(column)
         self._frames.append((columns, len(records)))
         self.rows += len(records)
 
+    def _kept(self, name: str) -> bool:
+        return self._keep is None or name in self._keep
+
     def dtypes(self) -> dict[str, pl.DataType]:
-        """The type of every column seen so far, ``kinds_only`` ones too, in first-seen order:
+        """The type of every column seen so far, those not kept too, in first-seen order:
         the types `frame` gives (see `frame_with_dtypes`)."""
         return {name: self._dtype(name, kinds) for name, kinds in self._kinds.items()}
 
     def frame(self) -> pl.DataFrame:
         """Every chunk's rows, in order, with the types one `frame_from_records` call gives
-        (without the ``kinds_only`` columns); the builder is empty afterwards."""
-        dtypes = {n: t for n, t in self.dtypes().items() if n not in self._kinds_only}
+        (the kept columns alone); the builder is empty afterwards."""
+        dtypes = {n: t for n, t in self.dtypes().items() if self._kept(n)}
         frames = [self._aligned(columns, height, dtypes) for columns, height in self._frames]
         self._frames, self._kinds, self._as_text = [], {}, set()  # handed over: start afresh
         if not dtypes:

@@ -11,7 +11,7 @@ before the header, no rows) returns None, for the whole read to decide.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import islice
 from pathlib import Path
 
@@ -56,6 +56,10 @@ class CsvIndex:
     @property
     def rows(self) -> int:
         return len(self.starts) - 1
+
+    def rows_from(self, lo: int, hi: int) -> CsvIndex:
+        """The index of records ``lo`` to ``hi`` alone (small to send to another process)."""
+        return replace(self, starts=self.starts[lo : hi + 1].copy())
 
     def read(self, lo: int, hi: int, columns: list[str] | None = None) -> tuple[pl.DataFrame, int]:
         """Records ``lo`` to ``hi`` (0-based, data rows) as a frame of text cells (only

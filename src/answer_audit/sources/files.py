@@ -34,6 +34,7 @@ from answer_audit.sources.jsonfmt import (
 )
 from answer_audit.sources.jsonl_blocks import JSONL_CHUNK_LINES, scan_jsonl
 from answer_audit.sources.lm_eval import lm_eval_frame, looks_like_lm_eval
+from answer_audit.sources.sniff import eval_log_message, is_eval_log, misnamed
 from answer_audit.sources.sqlite import has_sqlite_header, read_sqlite
 from answer_audit.table.errors import FormatMismatch, SourceError, first_line
 
@@ -59,7 +60,9 @@ _BY_EXTENSION = {
 
 def detect_format(path: Path) -> str:
     """The format of a file: a SQLite header wins, otherwise the extension decides; a .jsonl
-    with lm-eval's sample keys is `lm-eval`, a .json that starts like an inspect log `inspect`."""
+    with lm-eval's sample keys is `lm-eval`, a .json that starts like an inspect log `inspect`.
+    A file whose start is plainly another format than its extension's (`sources.sniff`) is a
+    SourceError that says what it looks like and how to read it."""
     if path.is_dir():
         raise SourceError(f"{path}: is a folder, not a file; pass the file inside it")
     if has_sqlite_header(path):
@@ -75,6 +78,9 @@ def detect_format(path: Path) -> str:
             f"{', '.join(COMPRESSED_SUFFIXES)}) and the file is not SQLite; "
             f"pass --format with one of: {', '.join(FORMATS)}"
         )
+    wrong = misnamed(path, found)
+    if wrong is not None:
+        raise SourceError(wrong)
     if found == "jsonl" and looks_like_lm_eval(path):
         return "lm-eval"
     if found == "json" and looks_like_inspect_json(path):
@@ -125,6 +131,8 @@ def read_table(
         "bad_lines_skipped": 0,
         "decode_replacements": 0,
     }
+    if where.suffix.lower() != ".eval" and is_eval_log(where):  # whatever --format says
+        raise SourceError(eval_log_message(where, kind))
     if kind == "inspect":
         refuse_compressed(where, "an inspect_ai log", own="zip")
         frame, extra = _recognized(fmt, kind, lambda: read_inspect_log(where, scorer=scorer))

@@ -10,7 +10,7 @@ records go to a `RecordFrames`, which settles the column types over every record
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import IO
 
@@ -129,6 +129,10 @@ class JsonlRecords:
     starts: Offsets
     ends: Offsets
     dtypes: dict[str, pl.DataType]
+
+    def rows_from(self, lo: int, hi: int) -> JsonlRecords:
+        """Records ``lo`` to ``hi`` alone (small to send to another process)."""
+        return replace(self, starts=self.starts[lo:hi].copy(), ends=self.ends[lo:hi].copy())
 
     def read(self, lo: int, hi: int) -> pl.DataFrame:
         """Records ``lo`` to ``hi`` (0-based), a block at a time (see `record_blocks`): the

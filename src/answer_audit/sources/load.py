@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
@@ -261,8 +261,8 @@ def _check_truth(frame: pl.DataFrame, cmap: ColumnMap) -> None:
 
 # Spellings of "missing" that tools write as text (pandas, Python's str(None), spreadsheets),
 # and cells of an error column that say "no error" in a flag's words.
-_NULL_TEXTS = ("None", "none", "null", "NULL", "nan", "NaN", "N/A", "n/a", "NA")
-_NO_ERROR_TEXTS = ("0", "0.0", "false", "False", "FALSE", "no", "No", "None", "null")
+NULL_TEXTS = ("None", "none", "null", "NULL", "nan", "NaN", "N/A", "n/a", "NA")
+NO_ERROR_TEXTS = ("0", "0.0", "false", "False", "FALSE", "no", "No", "None", "null")
 
 
 CellCount = Callable[[str, str], int]
@@ -279,8 +279,8 @@ def null_text_notes(
     ``parsed`` column is not in it)."""
     count = count or (lambda column, text: _count(frame[column], text))
     checks = (
-        ("truth", cmap.truth, _NULL_TEXTS, "these are scored as truths. If they mean no truth"),
-        ("error", cmap.error, _NO_ERROR_TEXTS,
+        ("truth", cmap.truth, NULL_TEXTS, "these are scored as truths. If they mean no truth"),
+        ("error", cmap.error, NO_ERROR_TEXTS,
          "every non-empty cell counts as an error. If the column is a flag"),
     )  # fmt: skip
     notes = []
@@ -330,13 +330,19 @@ def _streamed_counts(rows: StreamedRows) -> CellCount:
 
 
 def _duplicate_id_notes(frame: pl.DataFrame) -> list[str]:
-    repeated = frame["id"].drop_nulls().is_duplicated()
-    if not repeated.any():
+    ids = frame["id"].drop_nulls()
+    repeated = ids.is_duplicated()
+    examples = ids.filter(repeated).unique().sort().head(3).to_list()
+    return repeated_id_notes(int(repeated.sum()), examples)
+
+
+def repeated_id_notes(rows: int, examples: Sequence[str]) -> list[str]:
+    """The note on ``rows`` rows that share an id with another row, quoting ``examples`` (the
+    smallest such ids, so that the note does not depend on the order or split of the rows)."""
+    if not rows:
         return []
-    examples = frame["id"].drop_nulls().filter(repeated).unique(maintain_order=True).head(3)
     return [
-        f"{int(repeated.sum())} rows share an id with another row (e.g. "
-        f"{', '.join(examples.to_list())}); ids are not unique"
+        f"{rows} rows share an id with another row (e.g. {', '.join(examples)}); ids are not unique"
     ]
 
 

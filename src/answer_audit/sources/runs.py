@@ -7,7 +7,7 @@ import math
 import os
 import sqlite3
 from collections.abc import Callable, Sequence
-from contextlib import ExitStack
+from contextlib import AbstractContextManager, ExitStack, closing, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -17,7 +17,7 @@ import polars as pl
 from answer_audit.sources.columns import frame_from_rows
 from answer_audit.sources.decode import decode_utf8, read_bytes
 from answer_audit.sources.jsonfmt import json_kind
-from answer_audit.sources.sqlite import describe_tables, open_readonly
+from answer_audit.sources.sqlite import connect_readonly, describe_tables, open_readonly
 from answer_audit.table.canonical import (
     ColumnMap,
     LoadedTable,
@@ -131,7 +131,8 @@ def stream_runs(
         frame, notes = _read_run(conn, db_path, run, names, f"o.rowid AS {_ROWID}")
         small = canonical_frame(frame, RUNS_MAP, where=str(db_path), extra=RUNS_EXTRA, texts=False)
         start = sum(p.height for p in parts)
-        parts.append(_RunPart(db_path, start, frame.height, conn, frame[_ROWID]))
+        file = Path(conn.execute("PRAGMA database_list").fetchone()[2])  # the copy, if any
+        parts.append(_RunPart(db_path, start, frame.height, conn, frame[_ROWID], file))
         smalls.append(small)
         return frame.height, notes
 
@@ -212,13 +213,16 @@ def _read_runs(
 @dataclass(frozen=True, eq=False)
 class _RunPart:
     """One run database of a streamed table: its outputs' rowids, in table order (null for a
-    trial without output), and the open connection their texts are read through."""
+    trial without output), and the connection their texts are read through: ``conn``, open
+    while the table is, or in a `piece` (read by another process) one opened for each read of
+    ``file``, the database ``conn`` reads (the input, or the copy `open_readonly` made)."""
 
     path: Path
     start: int
     height: int
-    conn: sqlite3.Connection
+    conn: sqlite3.Connection | None
     rowids: pl.Series
+    file: Path
 
     def texts(self, offset: int, length: int) -> pl.DataFrame:
         return self._texts(self.rowids.slice(offset, length))
@@ -226,14 +230,23 @@ class _RunPart:
     def texts_at(self, rows: list[int]) -> pl.DataFrame:
         return self._texts(self.rowids.gather(rows))
 
+    def piece(self, offset: int, length: int) -> _RunPart:
+        return _RunPart(self.path, 0, length, None, self.rowids.slice(offset, length), self.file)
+
+    def _connection(self) -> AbstractContextManager[sqlite3.Connection]:
+        if self.conn is not None:
+            return nullcontext(self.conn)
+        return closing(connect_readonly(self.file))
+
     def _texts(self, rowids: pl.Series) -> pl.DataFrame:
         wanted = rowids.drop_nulls().unique().sort().to_list()
         found: list[tuple[object, ...]] = []
         try:
-            for i in range(0, len(wanted), _MAX_PARAMETERS):
-                batch = wanted[i : i + _MAX_PARAMETERS]
-                sql = _TEXTS_BY_ROWID_SQL.format(marks=", ".join("?" * len(batch)))
-                found += self.conn.execute(sql, batch).fetchall()
+            with self._connection() as conn:
+                for i in range(0, len(wanted), _MAX_PARAMETERS):
+                    batch = wanted[i : i + _MAX_PARAMETERS]
+                    sql = _TEXTS_BY_ROWID_SQL.format(marks=", ".join("?" * len(batch)))
+                    found += conn.execute(sql, batch).fetchall()
         except sqlite3.Error as exc:
             raise SourceError(f"{self.path}: reading the output texts failed ({exc})") from exc
         texts = frame_from_rows([_ROWID, "raw_text", "parsed_answer_text"], found)

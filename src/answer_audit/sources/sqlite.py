@@ -44,7 +44,8 @@ def _sidecar(path: Path, suffix: str) -> Path:
     return path.with_name(path.name + suffix)
 
 
-def _connect_readonly(path: Path) -> sqlite3.Connection:
+def connect_readonly(path: Path) -> sqlite3.Connection:
+    """A read-only connection to a database that needs no copy (see `open_readonly`)."""
     uri = f"file:{quote(path.resolve().as_posix())}?mode=ro"
     return sqlite3.connect(uri, uri=True)
 
@@ -63,7 +64,7 @@ def open_readonly(path: Path) -> Iterator[sqlite3.Connection]:
     real = path.resolve()  # a symlinked database: its -wal lies beside the real file
     try:
         if not _needs_copy(real):
-            with closing(_connect_readonly(real)) as conn:
+            with closing(connect_readonly(real)) as conn:
                 yield conn
             return
         with tempfile.TemporaryDirectory(prefix="answer-audit-") as tmp:
@@ -78,7 +79,7 @@ def open_readonly(path: Path) -> Iterator[sqlite3.Connection]:
             if hot:
                 shutil.copyfile(journal, _sidecar(copy, "-journal"))
             shutil.copyfile(real, copy)
-            with closing(sqlite3.connect(copy) if hot else _connect_readonly(copy)) as conn:
+            with closing(sqlite3.connect(copy) if hot else connect_readonly(copy)) as conn:
                 yield conn
     except sqlite3.DatabaseError as exc:
         raise SourceError(f"{path}: SQLite could not read the database ({exc})") from exc

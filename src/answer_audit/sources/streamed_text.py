@@ -22,7 +22,7 @@ from answer_audit.sources.file_bytes import FileBytes, changed_while_read, seeka
 from answer_audit.sources.jsonl_blocks import JsonlRecords, scan_jsonl
 from answer_audit.table.canonical import ColumnMap, canonical_texts, text_sources
 from answer_audit.table.errors import SourceError, first_line
-from answer_audit.table.lazy import StreamedFile, text_only_columns
+from answer_audit.table.lazy import StreamedFile, small_columns
 
 
 def stream_csv(
@@ -33,8 +33,8 @@ def stream_csv(
     index = index_csv(path, seekable_copy(path, stack), separator)
     if index is None:
         return None
-    text_only = text_only_columns(cmap)
-    read = read_blocks(index, lambda frame: frame.drop(c for c in frame.columns if c in text_only))
+    kept = small_columns(cmap)
+    read = read_blocks(index, lambda frame: frame.select(c for c in frame.columns if c in kept))
     if read is None:
         return None
     frames, replaced = read
@@ -52,7 +52,7 @@ def stream_jsonl(
 ) -> StreamedFile | None:
     """A JSON Lines file whose rows start at ``start`` in a streamed table; None when it has
     no records or no fields (the whole read says so)."""
-    builder = RecordFrames(kinds_only=text_only_columns(cmap))
+    builder = RecordFrames(keep=small_columns(cmap))
     if compression(path) is None:
         scan = scan_jsonl(path, builder, skip_bad_lines=skip_bad_lines)
         file = path
@@ -110,6 +110,9 @@ class _CsvPart:
             raise self._failed(exc) from exc
         return _canonical(frame, len(rows), self.cmap, self.path)
 
+    def piece(self, offset: int, length: int) -> _CsvPart:
+        return _CsvPart(self.index.rows_from(offset, offset + length), 0, self.cmap)
+
     def _failed(self, exc: Exception) -> SourceError:
         return SourceError(f"{self.path}: reading its rows failed ({first_line(exc)})")
 
@@ -133,3 +136,6 @@ class _JsonlPart:
 
     def texts_at(self, rows: list[int]) -> pl.DataFrame:
         return _canonical(self.records.read_at(rows), len(rows), self.cmap, self.path)
+
+    def piece(self, offset: int, length: int) -> _JsonlPart:
+        return _JsonlPart(self.records.rows_from(offset, offset + length), 0, length, self.cmap)

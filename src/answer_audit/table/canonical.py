@@ -9,7 +9,7 @@ from typing import Any
 
 import polars as pl
 
-from answer_audit.table.errors import SourceError
+from answer_audit.table.errors import MissingColumn, SourceError
 from answer_audit.table.labels import parse_label
 from answer_audit.text.regions import WHITESPACE
 
@@ -159,13 +159,14 @@ def check_map(columns: list[str], cmap: ColumnMap, where: str, extra: tuple[str,
     """Every mapped column is among ``columns``; the group columns keep clear of canonical names."""
     if cmap.raw is None:
         raise SourceError("no raw output column given; name it with --raw COLUMN")
-    roles = (cmap.id, cmap.raw, cmap.parsed, cmap.label, cmap.truth, cmap.error, cmap.choices)
-    wanted = [c for c in roles if c is not None] + list(cmap.group_by) + list(extra)
-    for name in wanted:
+    roles = {role: getattr(cmap, role) for role in CANONICAL}
+    wanted: list[tuple[str, str | None]] = [(c, role) for role, c in roles.items() if c is not None]
+    wanted += [(c, "group_by") for c in cmap.group_by] + [(c, None) for c in extra]
+    for name, role in wanted:
         if name not in columns:
             available = ", ".join(columns)
-            raise SourceError(f"column '{name}' not found in {where}; available: {available}"
-                              f"{_separator_hint(name, columns)}")  # fmt: skip
+            raise MissingColumn(f"column '{name}' not found in {where}; available: {available}"
+                                f"{_separator_hint(name, columns)}", name, role)  # fmt: skip
     for name in cmap.group_by:
         if name in CANONICAL:
             raise SourceError(

@@ -1,4 +1,4 @@
-"""The exception the sources package raises (one, and one refinement of it): a message written
+"""The exception the sources package raises (one, and refinements of it): a message written
 for the person at the CLI."""
 
 from __future__ import annotations
@@ -10,6 +10,21 @@ class SourceError(Exception):
     The message says what went wrong, where (file, line, key or column) and how to fix it, so the
     CLI can print it as is.
     """
+
+
+class MissingColumn(SourceError):
+    """A column the column map names is not in the input. ``column`` is the name looked for and
+    ``role`` the map's field that named it (``truth``, ``group_by``...; None for a column a
+    caller asked for by name), so the command line can name the flag that sets it."""
+
+    def __init__(self, message: str, column: str | None = None, role: str | None = None) -> None:
+        super().__init__(message)
+        self.column = column
+        self.role = role
+
+    def __reduce__(self) -> tuple[type[MissingColumn], tuple[str, str | None, str | None]]:
+        # the default keeps only the message: a worker's error would lose the column and role
+        return (type(self), (str(self), self.column, self.role))
 
 
 class FormatMismatch(SourceError):

@@ -8,6 +8,9 @@ rows from its inputs, one `Part` each: a Parquet file (`parquet_file`: Polars pu
 down to the reader, so a slice costs what it holds), a CSV or JSON Lines file (by the byte
 offsets of its records, `sources.csv_blocks` and `sources.jsonl_blocks`) or a run database
 (`sources.runs`, by output rowid).
+
+`StreamedRows.slice_read` leaves a slice's texts unread: a worker process reads them
+(`SliceRead.read`), so the process handing out slices reads and sends only short columns.
 """
 
 from __future__ import annotations
@@ -97,6 +100,28 @@ class Part(Protocol):
         """The rows at these sorted, distinct positions within this input."""
         ...
 
+    def piece(self, offset: int, length: int) -> Part:
+        """Rows ``offset`` to ``offset + length`` alone, as a part that another process can
+        read (small to pickle, nothing open): its ``texts(0, length)`` are this part's
+        ``texts(offset, length)``."""
+        ...
+
+
+@dataclass(frozen=True, eq=False)
+class SliceRead:
+    """A slice of a streamed table whose texts are read where `read` is called: its short
+    columns, and for each input it spans the part that reads its texts (`Part.piece`).
+    Picklable: a worker process reads its own slice."""
+
+    small: pl.DataFrame
+    pieces: tuple[Part, ...]
+    columns: tuple[str, ...]
+
+    def read(self) -> pl.DataFrame:
+        """The slice, every column (`StreamedRows.slice`)."""
+        texts = [piece.texts(0, piece.height) for piece in self.pieces]
+        return _joined(self.small, texts, list(self.columns), self.pieces)
+
 
 @dataclass(frozen=True, eq=False)
 class StreamedRows:
@@ -122,13 +147,18 @@ class StreamedRows:
         return [names[0], *head, *names[1:at], *before_source, *names[at:]]
 
     def slice(self, offset: int, length: int) -> pl.DataFrame:
+        return self.slice_read(offset, length).read()
+
+    def slice_read(self, offset: int, length: int) -> SliceRead:
+        """`slice`, its texts not read yet (`SliceRead.read` reads them)."""
         end = min(offset + length, self.height)
         pieces = []
         for part in self.parts:
             lo, hi = max(offset, part.start), min(end, part.start + part.height)
             if lo < hi:
-                pieces.append(part.texts(lo - part.start, hi - lo))
-        return self._joined(self.small.slice(offset, max(end - offset, 0)), pieces)
+                pieces.append(part.piece(lo - part.start, hi - lo))
+        small = self.small.slice(offset, max(end - offset, 0))
+        return SliceRead(small, tuple(pieces), tuple(self.columns))
 
     def take(self, rows: Sequence[int]) -> pl.DataFrame:
         wanted = list(rows)
@@ -138,39 +168,39 @@ class StreamedRows:
             if local:
                 texts = part.texts_at(local)
                 if texts.height != len(local):
-                    raise self._changed(len(local), texts.height)
+                    raise _changed(self.parts, len(local), texts.height)
                 pieces.append(texts.with_columns(pl.Series("_row", local) + part.start))
         if not pieces:
-            return self._joined(self.small.clear(), [])
+            return _joined(self.small.clear(), [], self.columns, self.parts)
         # back to the asked order (a row asked twice comes twice)
         found = pl.concat(pieces)
         order = pl.DataFrame({"_row": wanted}, schema={"_row": pl.Int64})
         texts = order.join(found.cast({"_row": pl.Int64}), on="_row", how="left",
                            maintain_order="left").drop("_row")  # fmt: skip
-        return self._joined(self.small[wanted], [texts])
+        return _joined(self.small[wanted], [texts], self.columns, self.parts)
 
     def close(self) -> None:
         """Let go of what the reads hold open (database connections, temporary copies)."""
         self.resources.close()
 
-    def _joined(self, small: pl.DataFrame, pieces: list[pl.DataFrame]) -> pl.DataFrame:
-        texts = (
-            pl.concat(pieces)
-            if pieces
-            else pl.DataFrame(
-                {c: pl.Series(c, [], dtype=pl.String) for c in self.columns if c in TEXT_ROLES}
-            )
-        )
-        if texts.height != small.height:
-            raise self._changed(small.height, texts.height)
-        return pl.concat([small, texts], how="horizontal").select(self.columns)
 
-    def _changed(self, asked: int, read: int) -> SourceError:
-        where = ", ".join(str(getattr(p, "path", "")) for p in self.parts)
-        return SourceError(
-            f"{where}: {asked} rows asked, {read} read; was an input changed while it was "
-            "read? Run again on a copy that stays put"
-        )
+def _joined(
+    small: pl.DataFrame, pieces: list[pl.DataFrame], columns: list[str], parts: Sequence[object]
+) -> pl.DataFrame:
+    """The short columns beside the texts read for them, in the canonical order."""
+    empty = {c: pl.Series(c, [], dtype=pl.String) for c in columns if c in TEXT_ROLES}
+    texts = pl.concat(pieces) if pieces else pl.DataFrame(empty)
+    if texts.height != small.height:
+        raise _changed(parts, small.height, texts.height)
+    return pl.concat([small, texts], how="horizontal").select(columns)
+
+
+def _changed(parts: Sequence[object], asked: int, read: int) -> SourceError:
+    where = ", ".join(dict.fromkeys(str(getattr(p, "path", "")) for p in parts))
+    return SourceError(
+        f"{where}: {asked} rows asked, {read} read; was an input changed while it was "
+        "read? Run again on a copy that stays put"
+    )
 
 
 @dataclass(frozen=True, eq=False)
@@ -185,20 +215,24 @@ class StreamedTable:
 
 @dataclass(frozen=True)
 class _ParquetPart:
-    """One Parquet file of a streamed table."""
+    """One Parquet file of a streamed table (or its rows from ``first`` on: a `piece`)."""
 
     path: Path
     start: int
     height: int
     cmap: ColumnMap
+    first: int = 0
 
     def texts(self, offset: int, length: int) -> pl.DataFrame:
-        return self._read([self._scan().slice(offset, length)])
+        return self._read([self._scan().slice(self.first + offset, length)])
 
     def texts_at(self, rows: list[int]) -> pl.DataFrame:
         # one slice per row, read one after the other: a filter on the row index would read
         # whole columns, and slices collected in parallel each decode their part at once
-        return self._read([self._scan().slice(r, 1) for r in rows])
+        return self._read([self._scan().slice(self.first + r, 1) for r in rows])
+
+    def piece(self, offset: int, length: int) -> _ParquetPart:
+        return _ParquetPart(self.path, 0, length, self.cmap, self.first + offset)
 
     def _scan(self) -> pl.LazyFrame:
         return pl.scan_parquet(self.path).select(text_sources(self.cmap))
@@ -216,8 +250,8 @@ class StreamedFile:
     """One input file of a streamed table, as its reader leaves it."""
 
     frame: pl.DataFrame
-    """The file's rows, every column but the text-only ones (`text_only_columns`); no
-    columns at all when the file has no others."""
+    """The file's rows, the columns the short canonical ones are made from (`small_columns`)
+    alone; no columns at all when the map reads none of them."""
     columns: list[str]
     """Every column of the file, in its order."""
     part: Part
@@ -226,10 +260,11 @@ class StreamedFile:
     """What `sources.files.read_table` says of the file (path, format, rows, ...)."""
 
 
-def text_only_columns(cmap: ColumnMap) -> set[str]:
-    """The input columns only the text roles read: a streamed read leaves them in the file."""
-    others = {c for c in (cmap.id, cmap.label, cmap.truth, cmap.error, *cmap.group_by) if c}
-    return set(text_sources(cmap)) - others
+def small_columns(cmap: ColumnMap) -> set[str]:
+    """The input columns a streamed read keeps in memory: those the short canonical columns
+    (id, label, truth, error, groups) are made from. The texts stay in the file, and so do
+    the columns the map does not read (`canonical_frame` would drop them)."""
+    return {c for c in (cmap.id, cmap.label, cmap.truth, cmap.error, *cmap.group_by) if c}
 
 
 def parquet_file(path: Path, cmap: ColumnMap, start: int) -> StreamedFile:
@@ -238,11 +273,9 @@ def parquet_file(path: Path, cmap: ColumnMap, start: int) -> StreamedFile:
     where = str(path)
     schema = _read(path, lambda scan: scan.collect_schema())
     check_map(list(schema), cmap, where)
-    small_columns = [c for c in schema if c not in text_only_columns(cmap)]
-    frame = _read(path, lambda scan: scan.select(small_columns))
-    height = (
-        frame.height if small_columns else _read(path, lambda scan: scan.select(pl.len())).item()
-    )
+    kept = [c for c in schema if c in small_columns(cmap)]
+    frame = _read(path, lambda scan: scan.select(kept))
+    height = frame.height if kept else _read(path, lambda scan: scan.select(pl.len())).item()
     if height == 0:
         raise SourceError(f"{path}: no rows to read; check the file (or --records/--table)")
     # the first row in full (an empty column casts from any type)

@@ -82,6 +82,35 @@ def _skips_ahead(pattern: re.Pattern[str]) -> bool:
     return op is c.BRANCH and all(branch and branch[0][0] is c.LITERAL for branch in av[1])
 
 
+def scans_fast(pattern: re.Pattern[str]) -> bool:
+    """`re` skips to where a match of ``pattern`` can start about as fast as `str.find` scans
+    for one string: the pattern opens with a literal character, or every character it can open
+    with is a punctuation mark or symbol (a class or an alternation of literals: ``[<[]``,
+    ``<|...|\\[inst``), which prose seldom holds. Checking such a pattern's `needed_strings`
+    first (one scan per string) costs more than the search it would skip. False for anything
+    but a `re` pattern (a preset file's timed pattern)."""
+    if _parser is None or not isinstance(pattern, re.Pattern) or pattern.flags & re.IGNORECASE:
+        return False
+    try:
+        data = _parser.parse(pattern.pattern, pattern.flags).data
+    except re.error:
+        return False
+    op, av = data[0]
+    if op is c.LITERAL:
+        return True
+    if op is c.IN:
+        return all(kind is c.LITERAL and _rare(value) for kind, value in av)
+    if op is c.BRANCH:
+        return all(branch and branch[0][0] is c.LITERAL and _rare(branch[0][1]) for branch in av[1])
+    return False
+
+
+def _rare(code: int) -> bool:
+    """Not a letter, digit or space: a character prose holds a few of, at most."""
+    char = chr(code)
+    return not (char.isalnum() or char.isspace() or char == "_")
+
+
 def first_chars(source: str, flags: int = 0) -> Ranges | None:
     """The code point ranges (and class escapes, as ``(-1, k)``) a match of ``source`` can
     start with, merged and sorted; None when unknown or when the pattern can match the empty

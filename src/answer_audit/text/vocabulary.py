@@ -116,7 +116,7 @@ TURN_PATTERNS_V4 = (
     + ")",
 )
 # Every match of a TURN_PATTERNS_V4 pattern holds one of these, lowercased, or is an `AI` or
-# `H` role line (the two markers too short to be keywords; tests/parsers/test_freeform_v4.py
+# `H` role line (the two markers too short to be keywords; tests/parsers/test_freeform.py
 # checks it).
 TURN_PATTERN_KEYWORDS_V4 = (
     *TURN_PATTERN_KEYWORDS,

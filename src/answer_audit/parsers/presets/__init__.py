@@ -1,6 +1,6 @@
 """Every built-in preset, as data: one module per parser family, and `BUILTIN`, all of them.
 
-- `presets.choice`: ``choice/v1`` .. ``choice/v5``, and two framework conventions (`COMPARISON`)
+- `presets.choice`: ``choice/v1`` .. ``choice/v6``, and two framework conventions (`COMPARISON`)
 - `presets.freeform`: ``freeform/v1`` .. ``freeform/v4``
 - `presets.number`: ``number/v1``, ``number/v2``
 - `presets.json`: ``json/isup_grade`` and ``json/isup_grade/v2`` (the tolerant reader)
@@ -23,6 +23,7 @@ from answer_audit.parsers.presets.choice import (
     CHOICE_V3,
     CHOICE_V4,
     CHOICE_V5,
+    CHOICE_V6,
 )
 from answer_audit.parsers.presets.freeform import (
     FREEFORM_V1,
@@ -47,6 +48,7 @@ BUILTIN: Mapping[str, Parser] = MappingProxyType(
             CHOICE_V3,
             CHOICE_V4,
             CHOICE_V5,
+            CHOICE_V6,
             CHOICE_ANSWER_COLON_FIRST,
             CHOICE_LETTER_BOUNDARY,
             JSON_ISUP_GRADE,

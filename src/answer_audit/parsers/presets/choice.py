@@ -468,6 +468,123 @@ CHOICE_V5 = ChoicePreset(
     terminal=True,
 )
 
+# ---------------------------------------------------------------------------- choice/v6
+# choice/v5 with its reading rules made general instead of listed case by case:
+# - markup is not text: a special token `<|...|>` left in an output (`<|box_start|>`,
+#   `<|begin_of_box|>`) is blanked once the turn cut is done (chat-turn tokens still cut first),
+#   and so is every bracket or quote beyond ASCII and CJK's usual ones («B», 〔C〕, ❨D❩);
+# - an answer word may reach its choice across a table cell's bar and a heading's blank line;
+# - choice-first verdicts in more words ("C would be my answer", "(C) fits best", "D is the
+#   only one that works", "| B | right |"), and a first line led by a choice and its reason
+#   ("B, because ...");
+# - first-person choices in any tense ("I'm going with D"), and modal links between 答案/正确
+#   and the choice (答案应为B, 正确的是B, 应该是A).
+
+_V6_BRACKETS = "«‹《〈〔〖〘〚❨❪❬❮❰⟦⟨⟪⦅⦇｢»›》〉〕〗〙〛❩❫❭❯❱⟧⟩⟫⦆⦈｣"
+_V6_TRIGGERS = _nfkc(
+    (
+        *_V5_TRIGGERS,
+        *_phrases(("正确的", "正确", "应该", "应当", "应"), ("是", "为", "選", "选")),
+        *("正确的一项是", "正确的选项是", "符合题意的是", "odd one out", "the exception is"),
+        *_phrases(
+            ("i'm ", "i’m ", "i am ", "we're ", "we’re ", "we are "),
+            ("going with", "going for", "choosing", "picking", "selecting", "opting for"),
+        ),
+        *_phrases(
+            ("we ", "we'll ", "we’ll ", "we would ", "we'd ", "we’d "),
+            ("choose", "pick", "select", "go with", "opt for"),
+        ),
+    )
+)
+_V6_LINK_WORDS = _V5_LINK_WORDS + r"|my|our"
+_V6_GAP = (
+    r"(?:[ \t*_#>=:：፡ঃ﹕꞉∶,\-–—)）\]】\"'“”‘’→|]++|\.{2,}|…|\([^()\n]{0,24}\)|（[^（）\n]{0,24}）"
+    rf"|\b(?:{_V6_LINK_WORDS})\b|\b(?!(?:unlikely|hardly|scarcely|barely|rarely)\b)[a-z]{{2,}}ly\b"
+    r"|是|为|為|は|が|은|는|হলো|হল|を|应该|应当|应|就|只能|一定|肯定|显然|必然|选择|选)*"
+    r"(?:\n[ \t*_>|]*+){0,2}"
+)
+_V6_TRIGGER = "{TRIGGER}" + _V5_AFTER_TRIGGER
+_V6_ANSWER_STATEMENT = _V6_TRIGGER + _V6_GAP + _V5_WRAP + "{T}" + _NOT_FORMULA
+# (the new verdicts are named in the lookahead after the choice, whose one class check most
+# positions fail, rather than adding their first letters to the class)
+_V5_VERDICT_NEXT = r"(?=[)）]?\s*[i,:\-–がを项選选是正符当가이eèbnसসهصяпвdđ])"
+assert (
+    _V5_CHOICE_THEN_VERDICT.endswith(")") and _V5_CHOICE_THEN_VERDICT.count(_V5_VERDICT_NEXT) == 1
+)
+assert _V5_CHOICE_THEN_VERDICT.count(r"|\s*[:：\-–]\s*(?:") == 1
+_V6_CHOICE_THEN_VERDICT = (
+    _V5_CHOICE_THEN_VERDICT.replace(
+        _V5_VERDICT_NEXT,
+        _V5_VERDICT_NEXT[:-1]
+        + r"|[)）]?\s*(?:w(?:ould|ill) be my|(?:fits|works|matches) best|\|))",
+        1,
+    ).replace(r"|\s*[:：\-–]\s*(?:", r"|\s*[:：\-–|]\s*(?:", 1)[:-1]
+    + r"|(?:is|would be|will be) my (?:final )?(?:answer|choice|pick)\b"
+    r"|(?:fits|works|matches) best\b|is the best fit\b"
+    r"|is the only (?:one|option|choice) (?:that|which) (?:works|fits|holds|applies|satisfies"
+    r"|makes sense|is (?:correct|right|true)))"
+)
+# A first line led by a choice and its reason ("B, because the reaction releases heat.").
+_V6_LEAD_REASON = (
+    r"\A\s*[*_(\[（【]*{T}[)\]）】*_]*[ \t]*[,，:：\-–—][ \t]*"
+    r"(?:because|since|as|given that|due to|for the reason|因为|由于|因)"
+)
+# As _V5_SUBJECT, but "C would be my answer" and "(C) fits best" are verdicts.
+assert _V5_SUBJECT[0].count(r"\s+(?!(?:the )?") == 1
+_V6_SUBJECT = (
+    _V5_SUBJECT[0].replace(
+        r"\s+(?!(?:the )?",
+        r"\s+(?!(?:be )?my (?:final )?(?:answer|choice|pick)\b|best\b|(?:the )?",
+        1,
+    ),
+)
+_V6_MASKS = (
+    *_V5_MASKS,
+    # special tokens left in the output (a chat turn's were cut before the masks run)
+    r"<\|/?[a-z_0-9]{1,40}\|>",
+    f"[{_V6_BRACKETS}]",
+)
+
+CHOICE_V6 = ChoicePreset(
+    "choice/v6",
+    (
+        ChoiceStep(
+            "statements",
+            "answer-statement",
+            patterns=(
+                _V6_ANSWER_STATEMENT,
+                _V6_CHOICE_THEN_VERDICT,
+                _V5_ORDINAL_VERDICT,
+                _V5_LEFT,
+                _V5_CONTINUATION,
+                _V6_LEAD_REASON,
+            ),
+            line_final=(_V5_CONCLUDING, _V5_LABEL_LINE),
+            triggers=_V6_TRIGGERS,
+            negations=_V6_SUBJECT + _V5_NEGATIONS,
+            ignore=_V5_EXAMPLE_CUES,
+            stops=_V5_NEXT_QUESTION,
+            bare=True,
+            conditionals=_V5_CONDITIONALS,
+            doubts=_V5_DOUBTS,
+        ),
+        ChoiceStep(
+            "option-text",
+            "option-text",
+            triggers=_V6_TRIGGERS,
+            patterns=(_V6_TRIGGER + _V6_GAP,),
+            negations=_V5_NEGATIONS,
+        ),
+    ),
+    think=True,
+    masks=_V6_MASKS,
+    scripts=True,
+    invisible=True,
+    turns=_V5_TURNS,
+    replies=_V5_REPLIES,
+    terminal=True,
+)
+
 # ------------------------------------------------- framework conventions, for comparison
 
 # simple-evals style: a case-insensitive "Answer: X" tried first-match, then each prefix in turn.

@@ -19,12 +19,11 @@ from answer_audit.analysis.conclusions_results import (
     Interval,
     stratum_text,
 )
-from answer_audit.analysis.conclusions_section import ConclusionsSection
+from answer_audit.analysis.conclusions_section import CHANGED, ConclusionsSection
 from answer_audit.report.conclusions import (
     RANKING_HEADER,
     STATUS_CLASS,
-    changed_contrasts,
-    moved_rankings,
+    change_groups,
     p_text,
     ranking_row,
     scope_text,
@@ -79,9 +78,13 @@ def conclusions_context(section: ConclusionsSection | None, hint: str) -> dict[s
         "scope": scope_text(section),
         "counts": [(status, n, STATUS_CLASS[status])
                    for status, n in section.conclusions.status_counts().items()],
-        "contrasts": [(c.status, STATUS_CLASS[c.status], section.sentence(c))
-                      for c in changed_contrasts(section)],
-        "rankings": [section.sentence(r) for r in moved_rankings(section)],
+        "groups": [{
+            "title": group.title,
+            "own": group.weight == CHANGED,
+            "contrasts": [(c.status, STATUS_CLASS[c.status], section.sentence(c))
+                          for c in group.contrasts],
+            "rankings": [section.sentence(r) for r in group.rankings],
+        } for group in change_groups(section)],
         "stored_name": section.stored_name,
         "schemes": [section.name(s) for s in section.conclusions.schemes],
         "rows": rows,

@@ -1,5 +1,5 @@
-"""Value comparisons of two labellings: a confusion matrix for small closed sets, the most
-frequent changes otherwise (and always in the JSON)."""
+"""Incidence: confusion matrices, and value comparisons of two labellings (a confusion matrix for
+small closed sets, the most frequent changes otherwise, and always in the JSON)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from answer_audit.analysis.incidence import (
     MAX_CONFUSION_LABELS,
     TOP_CHANGES,
     ValueChange,
+    confusion,
     value_comparison,
 )
 from answer_audit.analysis.rescore import rescore
@@ -71,3 +72,9 @@ def test_rescore_and_diff_carry_the_changes_beside_the_matrix() -> None:
     assert r2.confusion is not None and r2.value_changes is not None
     assert r2.value_changes.top == (ValueChange("b", "c", 1),)
     assert rescore(letters.drop("parsed"), "choice/v4", n_boot=10).value_changes is None
+
+
+def test_a_found_none_is_not_confused_with_nothing_found() -> None:
+    found = confusion(["none", None, "a"], ["none", "none", None])
+    assert found.labels == ('"none"', "a", "none")
+    assert found.matrix == ((1, 0, 0), (0, 0, 1), (1, 0, 0))
