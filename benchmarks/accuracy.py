@@ -292,6 +292,8 @@ def print_corpus(
         tallies += found
         for split in splits:
             n = sum(c.split == split for c in cases)
+            if not n and split == "fresh":
+                continue  # this corpus has no fresh held-out file
             print(f"\n### {corpus} corpus, {split} split ({n} cases)\n")
             print(corpus_accuracy.corpus_table(found, split, by))
         if missed_by in corpus_accuracy.readers(corpus):

@@ -174,7 +174,7 @@ def test_significance_crossing_alpha_within_noise_is_not_a_headline_change() -> 
     assert contrast.change_ci is not None and contrast.change_ci[0] <= 0 <= contrast.change_ci[1]
     assert found.verdict() == (
         "Conclusions hold: no contrast or ranking of cond changed beyond resampling noise. "
-        "Within resampling noise: 1 contrasts crossed the significance line while the change "
+        "Within resampling noise: 1 contrast crossed the significance line while the change "
         "interval holds 0 (1 gained)."
     )
 

@@ -164,8 +164,9 @@ class VerdictCounts:
     def _within_noise(self) -> list[str]:
         parts = []
         if self.crossed:
-            parts.append(f"{sum(self.crossed.values())} contrasts crossed the significance line "
-                         f"while the change interval holds 0 ({_listed(self.crossed)})")  # fmt: skip
+            n = sum(self.crossed.values())
+            parts.append(f"{n} contrast{'s' * (n != 1)} crossed the significance line while "
+                         f"the change interval holds 0 ({_listed(self.crossed)})")  # fmt: skip
         if self.swapped:
             best = f"the best {self.factor} changed in {self.swapped_best} and " * bool(
                 self.swapped_best

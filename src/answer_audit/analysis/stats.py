@@ -3,6 +3,9 @@
 Every function is pure and deterministic: resampling draws from `np.random.default_rng(seed)`.
 Boolean bootstraps resample cell counts (multinomial over the few distinct row types), which has
 the same distribution as resampling rows and costs O(B * cells) instead of O(B * n).
+
+Over 400 lines on purpose: one family of small pure functions, each checked against scipy or
+statsmodels in tests/analysis/test_stats.py; split, the shared bootstrap helpers would travel.
 """
 
 from __future__ import annotations

@@ -11,6 +11,10 @@ On top of v2's boundary-safe containment (after the v3 normalizer):
   numbers (``1, 4, 9, 16, 25``);
 - yes/no truths are read from the answer's polarity: an explicit yes or no, where a "No"
   followed by an affirmation rejects the user's claim (``No, 11 is a prime number`` is yes).
+
+Over 400 lines on purpose: a frozen matcher's whole reading in one place, with the linear-time
+scans it needs on hostile text (tests/matching/test_v3_linear.py checks them against plain
+quadratic readings).
 """
 
 from __future__ import annotations

@@ -11,6 +11,9 @@ text that is never an answer (format echoes, article numbers) before any step ru
 kinds ``statements`` and ``option-text`` are read by `choice_statements` and
 `choice_option_text`, the step data is `choice_step`, and the built-in presets are data in
 `answer_audit.parsers.presets.choice`.
+
+Over 400 lines on purpose: the engine and the compiling of a preset for one choice set belong
+together (a compiled preset is what every step reads); the steps themselves live elsewhere.
 """
 
 from __future__ import annotations

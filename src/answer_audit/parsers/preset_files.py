@@ -6,6 +6,9 @@ loaded, and every problem names the file and the key: an unknown key, a name the
 would read as something else, a step that could never answer, a pattern that cannot compile or
 that could never match the lowercased text the choice engine reads. A file's regexes run with
 a time limit (`timed`).
+
+Over 400 lines on purpose: one check per key of every family, kept beside each other so the
+messages stay alike; each family's checks are a few short functions.
 """
 
 from __future__ import annotations
