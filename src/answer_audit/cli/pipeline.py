@@ -78,7 +78,7 @@ def run_audit(
     # loading, so the bar shows activity and the message says where it is
     with progress_reporter(quiet, total=None) as step:
         step("loading")
-        # Parquet files and run folders: the texts are read a slice at a time
+        # Parquet, CSV/TSV, JSON Lines and run folders: the texts are read a slice at a time
         loading, own_groups = with_compared_columns(spec, cmap, compare, item)
         loaded, groups = load_streamed(spec, loading)
         settings = AuditSettings(kind=KINDS[kind].name, group_by=own_groups or groups, seed=seed,
