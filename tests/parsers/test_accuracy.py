@@ -73,7 +73,7 @@ def test_new_presets_beat_every_older_preset_on_every_split(split: str) -> None:
         # choice/v5 and v6 were built on a broader corpus (tests/parsers/test_choice.py); here they
         # must match choice/v4, which is 100% on these dev rows
         # freeform/v4 with the v4 matcher too (built on the broad corpus; tests/parsers/
-        # test_freeform_v4.py, tests/matching/test_v4.py); its pairings with older parts or
+        # test_freeform.py, tests/matching/test_v4.py); its pairings with older parts or
         # matchers are compared with neither
         newer = ("choice/v5", "choice/v6", "freeform/v4:v4")
         mixed = preset.startswith("freeform/v4") or preset.endswith(":v4")

@@ -146,9 +146,3 @@ def ranking_row(section: ConclusionsSection, r: Ranking) -> list[object]:
     return [section.name(r.scheme), stratum_text(r.stratum), " > ".join(r.stored_order),
             " > ".join(r.order), tau, "yes" if r.best_changed else "no",
             f"{best} {100 * r.p_best.get(best, 0.0):.0f}%"]  # fmt: skip
-
-
-def status_counts_text(section: ConclusionsSection) -> str:
-    """``3 gained, 1 reversed, 1 shifted, 43 same``."""
-    counts = section.conclusions.status_counts()
-    return ", ".join(f"{n} {status}" for status, n in counts.items())
