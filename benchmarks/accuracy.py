@@ -249,7 +249,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--held-out",
         action="store_true",
-        help="also score the corpus's held-out splits (test, and fresh where a corpus has it)",
+        help="also score the corpus's held-out splits (test, and the blind fresh files)",
     )
     parser.add_argument("--by", choices=("source", "shape"), default="source")
     parser.add_argument("--misses", metavar="READER", help="list the corpus cases READER misses")
@@ -267,7 +267,7 @@ def main(argv: list[str] | None = None) -> int:
         print(markdown_table(cells))
     corpus_splits = tuple(s for s in splits if s == "dev" or args.held_out)
     if args.held_out and args.split != "dev":
-        corpus_splits += ("fresh",)  # the fresh held-out files, where a corpus has one
+        corpus_splits += corpus_accuracy.FRESH_SPLITS  # the blind files, where a corpus has them
     if "test" in splits and not args.held_out:
         print("note: the corpus's held-out split is shown only with --held-out", file=sys.stderr)
     tallies = print_corpus(corpus_splits, args.by, args.misses)
@@ -292,8 +292,8 @@ def print_corpus(
         tallies += found
         for split in splits:
             n = sum(c.split == split for c in cases)
-            if not n and split == "fresh":
-                continue  # this corpus has no fresh held-out file
+            if not n and split in corpus_accuracy.FRESH_SPLITS:
+                continue  # this corpus has no such held-out file
             print(f"\n### {corpus} corpus, {split} split ({n} cases)\n")
             print(corpus_accuracy.corpus_table(found, split, by))
         if missed_by in corpus_accuracy.readers(corpus):

@@ -65,15 +65,19 @@ def corpus_path(corpus: str, labels: Path = LABELS) -> Path:
     return labels / f"corpus_{corpus}.jsonl"
 
 
-def fresh_path(corpus: str, labels: Path = LABELS) -> Path:
-    """The fresh held-out file of one corpus (split ``fresh``), where there is one: outputs
-    written and labelled without sight of any parser, scored once at the end."""
-    return labels / f"corpus_{corpus}_fresh.jsonl"
+FRESH_SPLITS = ("fresh", "fresh2")
+"""The blind held-out files, oldest first: each written and labelled without sight of any
+parser and scored once, after the versions it tests were finished (tests/labels/README.md)."""
+
+
+def fresh_path(corpus: str, labels: Path = LABELS, split: str = "fresh") -> Path:
+    """The held-out file of one corpus for a fresh split, where there is one."""
+    return labels / f"corpus_{corpus}_{split}.jsonl"
 
 
 def load_cases(corpus: str, labels: Path = LABELS) -> list[Case]:
-    """Every case of one corpus, in file order, then its fresh held-out cases."""
-    paths = [corpus_path(corpus, labels), fresh_path(corpus, labels)]
+    """Every case of one corpus, in file order, then its fresh held-out cases, oldest first."""
+    paths = [corpus_path(corpus, labels), *(fresh_path(corpus, labels, s) for s in FRESH_SPLITS)]
     lines = [line for p in paths if p.exists() for line in p.read_text("utf-8").splitlines()]
     return [_case(corpus, json.loads(line)) for line in lines if line.strip()]
 

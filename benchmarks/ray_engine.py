@@ -94,7 +94,7 @@ def run_one(command: str, engine: str, folder: Path) -> dict[str, float]:
     from answer_audit.analysis.audit import AuditResult, AuditSettings, audit
     from answer_audit.analysis.rescore import RescoreResult, rescore
     from answer_audit.sources import ColumnMap
-    from answer_audit.sources.spec import SourceSpec, load, load_streamed
+    from answer_audit.sources.spec import SourceSpec, load_streamed
 
     cmap = ColumnMap(id="trial_id", raw="raw", parsed="parsed", label="label", truth="truth",
                      group_by=GROUPS)  # fmt: skip
@@ -122,8 +122,8 @@ def run_one(command: str, engine: str, folder: Path) -> dict[str, float]:
         rows = loaded.rows if hasattr(loaded, "rows") else loaded.frame
         result = audit(rows, settings=AuditSettings(group_by=GROUPS, n_boot=200))
     else:
-        table, groups = load(spec, cmap)
-        result = rescore(table, PRESET, group_by=groups, n_boot=200)
+        table, groups = load_streamed(spec, cmap)  # as `answer-audit rescore` reads
+        result = rescore(table, PRESET, group_by=groups, n_boot=200, keep_rows=False)
     seconds = time.perf_counter() - started
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return {"rows": result.coverage.rows, "seconds": seconds, "peak_mb": peak_mb, **workers}

@@ -10,9 +10,16 @@ import polars as pl
 import pytest
 from typer.testing import CliRunner
 
+import answer_audit.cli.rescore as cli_rescore
+from answer_audit.analysis import rescore as rescore_module
+from answer_audit.analysis import rescore_result as rescore_result_module
 from answer_audit.cli import app
+from answer_audit.schemes import parallel
+from answer_audit.sources.demo import demo_rows
+from answer_audit.sources.spec import load
 from paths import REAL
 from source_fixtures import grades_file
+from stream_fixtures import write_rows as write_input
 
 runner = CliRunner()
 
@@ -330,3 +337,78 @@ def test_diff_stored_column_honours_null_values_like_rescore(tmp_path: Path) -> 
     diffed = json.loads((tmp_path / "d.json").read_text())
     assert diffed["confusion"] == rescored["confusion"]
     assert diffed["disagreements"][0]["a"]["rule"] == "stored-missing"
+
+
+# --------------------------------------------------------------------- streamed inputs
+
+STREAM_FLAGS = ["-p", "freeform/v4", "--raw", "raw", "--parsed", "parsed", "--label", "label",
+                "--truth", "truth", "--group-by", "variant", "--compare", "condition",
+                "--baseline", "control", "--item", "question", "--bootstrap", "50", "-q"]  # fmt: skip
+
+
+def _report(path: Path) -> dict[str, object]:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data.pop("generated_at")
+    return dict(data)
+
+
+def _rows_of(path: Path) -> pl.DataFrame | bytes:
+    return pl.read_parquet(path) if path.suffix == ".parquet" else path.read_bytes()
+
+
+@pytest.mark.parametrize("name", ["rows.csv", "rows.jsonl.gz", "rows.parquet"])
+def test_a_streamed_rescore_writes_the_whole_reads_report_and_rows(
+    tmp_path: Path, name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(rescore_module, "CHUNK_ROWS", 13)  # many slices of 150 rows
+    monkeypatch.setattr(rescore_result_module, "ANNOTATE_ROWS", 11)
+    source = write_input(demo_rows().head(150), tmp_path / name)
+    before = source.read_bytes()
+    streamed = {s: tmp_path / f"streamed{s}" for s in (".csv", ".jsonl", ".json", ".parquet")}
+    whole = {s: tmp_path / f"whole{s}" for s in streamed}
+    for out in streamed.values():
+        code, _, stderr = run("rescore", source, *STREAM_FLAGS, "--out", out,
+                              "--out-json", out.with_suffix(".report"))  # fmt: skip
+        assert code == 0, stderr
+    monkeypatch.setattr(cli_rescore, "load_streamed", load)  # the whole read
+    for out in whole.values():
+        code, _, stderr = run("rescore", source, *STREAM_FLAGS, "--out", out,
+                              "--out-json", out.with_suffix(".report"))  # fmt: skip
+        assert code == 0, stderr
+    for suffix, out in streamed.items():
+        report = _report(out.with_suffix(".report"))
+        assert report == _report(whole[suffix].with_suffix(".report"))
+        assert report["conclusions"]
+        left, right = _rows_of(out), _rows_of(whole[suffix])
+        if isinstance(left, pl.DataFrame) and isinstance(right, pl.DataFrame):
+            assert left.schema == right.schema and left.equals(right)
+        else:
+            assert left == right
+    assert pl.read_csv(streamed[".csv"]).height == 150
+    assert source.read_bytes() == before
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]  # no temporary left
+
+
+def test_a_streamed_rescore_gives_the_same_numbers_on_two_workers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(rescore_module, "CHUNK_ROWS", 40)
+    monkeypatch.setattr(parallel, "MIN_PARALLEL_ITEMS", 10)  # the workers run on 40 rows
+    source = write_input(demo_rows().head(120), tmp_path / "rows.csv")
+    flags = [*STREAM_FLAGS[2:], "-p", "freeform/v3", "--normalizer", "v3"]  # row by row
+    for workers in ("1", "2"):
+        code, _, stderr = run("rescore", source, *flags, "--workers", workers,
+                              "--out", tmp_path / f"rows{workers}.jsonl",
+                              "--out-json", tmp_path / f"r{workers}.json")  # fmt: skip
+        assert code == 0, stderr
+    assert _report(tmp_path / "r1.json") == _report(tmp_path / "r2.json")
+    assert (tmp_path / "rows1.jsonl").read_bytes() == (tmp_path / "rows2.jsonl").read_bytes()
+
+
+def test_streamed_inputs_that_cannot_be_stacked_are_one_line_and_exit_2(tmp_path: Path) -> None:
+    rows = demo_rows().head(4)
+    first = write_input(rows.with_columns(extra=pl.lit([1, 2])), tmp_path / "a.parquet")
+    second = write_input(rows.with_columns(extra=pl.lit({"a": 1})), tmp_path / "b.parquet")
+    code, _, stderr = run("rescore", first, second, *STREAM_FLAGS)
+    assert code == 2 and "the input files cannot be combined" in stderr
+    assert len(stderr.strip().splitlines()) == 1

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 
 from typer.testing import CliRunner
 
 from answer_audit.cli import app
+from answer_audit.report.json import to_json, write_json
 from group_fixtures import nan_group_rows
 
 runner = CliRunner()
@@ -28,3 +30,10 @@ def test_json_reports_are_strict_json_with_a_nan_group(tmp_path: Path) -> None:
         json.loads(text, parse_constant=bare.append)
         assert bare == [], args[0]
         assert '"NaN"' in text
+
+
+def test_written_piece_by_piece_the_json_is_the_same_text() -> None:
+    data = {"a": [1.5, float("nan"), {"é": (None, True)}], "b": Path("x"), "c": float("-inf")}
+    written = io.StringIO()
+    write_json(data, written)
+    assert written.getvalue() == to_json(data)

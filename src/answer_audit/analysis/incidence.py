@@ -22,6 +22,9 @@ MAX_CONFUSION_LABELS = 12
 """Value labels beyond which a confusion matrix is unreadable: the changes are listed instead."""
 TOP_CHANGES = 10
 """Value changes listed (`ValueChanges.top`)."""
+MAX_LISTED_VALUES = 1000
+"""Distinct values of an incidence category beyond which they are not listed: free-form values
+are whole answers, about as many as the rows, and counting them would hold every row's text."""
 _NUMBER = re.compile(r"[+-]?\d+(?:\.\d+)?")
 _DESCRIBED_RULE = re.compile(r"`([^`]+)`: (.+)", re.DOTALL)
 
@@ -97,8 +100,9 @@ class IncidenceCategory(JsonRecord):
     """Of the scored rows, those labelled correct."""
     truth: Mapping[str, int]
     """Scored rows per truth class, over every class of the table (zeros included)."""
-    values: Mapping[str, int]
-    """Rows per value found (`value_label`), in `label_order`."""
+    values: Mapping[str, int] | None
+    """Rows per value found (`value_label`), in `label_order`; None when the category found
+    more than `MAX_LISTED_VALUES` distinct values (e.g. free-form whole texts)."""
 
 
 @dataclass(frozen=True)
@@ -283,7 +287,10 @@ class IncidenceCounts:
     cells: Mapping[tuple[str, str | None, bool, bool], int]
     """Rows per (rule, truth class, scored, labelled correct)."""
     values: Mapping[tuple[str, str], int]
-    """Rows per (rule, value found as `value_label`)."""
+    """Rows per (rule, value found as `value_label`), for the rules not in ``unlisted``."""
+    unlisted: frozenset[str] = frozenset()
+    """Rules that found more than `MAX_LISTED_VALUES` distinct values: theirs are not counted
+    (the rows of any part that has that many are more, so whatever the split)."""
 
     @classmethod
     def of(
@@ -295,14 +302,23 @@ class IncidenceCounts:
             for rule, c, s, ok in zip(labels.rules, classes, scored, labels.correct, strict=True)
         )
         values = Counter(zip(labels.rules, map(value_label, labels.values), strict=True))
-        return cls(dict(cells), dict(values))
+        return cls(dict(cells), *_listed(values, frozenset()))
 
     def merge(self, other: IncidenceCounts) -> IncidenceCounts:
         """The counts of both parts' rows."""
         cells, values = Counter(self.cells), Counter(self.values)
         cells.update(other.cells)
         values.update(other.values)
-        return IncidenceCounts(dict(cells), dict(values))
+        return IncidenceCounts(dict(cells), *_listed(values, self.unlisted | other.unlisted))
+
+
+def _listed(
+    values: Mapping[tuple[str, str], int], unlisted: frozenset[str]
+) -> tuple[dict[tuple[str, str], int], frozenset[str]]:
+    """The value counts of the rules that stay listed, and the rules that are not."""
+    distinct = Counter(rule for rule, _ in values)
+    unlisted |= {rule for rule, n in distinct.items() if n > MAX_LISTED_VALUES}
+    return {k: n for k, n in values.items() if k[0] not in unlisted}, unlisted
 
 
 def incidence(
@@ -372,6 +388,8 @@ def _category(
     for (rule, value), rows in counts.values.items():
         if key(rule) == category:
             values[value] += rows
+    unlisted = any(key(rule) == category for rule in counts.unlisted)
+    listed = not unlisted and len(values) <= MAX_LISTED_VALUES
     return IncidenceCategory(
         category=category,
         description=description,
@@ -380,5 +398,7 @@ def _category(
         scored=scored,
         correct=correct,
         truth={c: truth.get(c, 0) for c in class_names},
-        values={v: values[v] for v in label_order(v for v, k in values.items() if k)},
+        values={v: values[v] for v in label_order(v for v, k in values.items() if k)}
+        if listed
+        else None,
     )

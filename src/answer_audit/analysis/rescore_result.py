@@ -8,7 +8,7 @@ field, declared last, with a default (as ``conclusions`` is).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,8 +24,12 @@ from answer_audit.analysis.incidence import Confusion, Incidence, ValueChanges
 from answer_audit.analysis.metrics import BootSettings, Metrics
 from answer_audit.analysis.records import INTERNAL, JsonRecord
 from answer_audit.schemes.kinds import KINDS, KindName
+from answer_audit.table.lazy import InputRows
 
 RENAME_SUFFIX = "_rescored"
+ANNOTATE_ROWS = 100_000
+"""Input rows read and written at a time by `RescoreResult.annotated` from a streamed table
+(read at each call, so a test can make many slices of a small table)."""
 
 
 @dataclass(frozen=True)
@@ -179,11 +183,13 @@ class RescoreResult(JsonRecord):
     """Notes for the reader: what the loader did, renamed output columns, and inputs that
     cannot be what they claim (`answer_audit.analysis.input_notes`)."""
     rows: pl.DataFrame = field(repr=False, compare=False, metadata=INTERNAL)
-    """Per row, in the table's order: the new labels (and the stored ones), for ``--out``."""
-    original: pl.DataFrame | None = field(
+    """Per row, in the table's order: the new labels (and the stored ones), for ``--out``;
+    empty when rescore was asked to keep none (``keep_rows=False``)."""
+    original: pl.DataFrame | InputRows | None = field(
         default=None, repr=False, compare=False, metadata=INTERNAL
     )
-    """The input as read (every column), when rescore was given a LoadedTable."""
+    """The input as read (every column), when rescore was given a LoadedTable; the files to
+    read it from, a slice at a time, when it was given a StreamedTable."""
     conclusions: ConclusionsSection | None = None
     """Whether each effect and ranking of the compared column survives the rescore; None when
     no comparison was asked for."""
@@ -206,15 +212,42 @@ class RescoreResult(JsonRecord):
         """This result with another line on how to ask for conclusions."""
         return dataclasses.replace(self, conclusions_hint=hint)
 
-    def annotate(self, original: pl.DataFrame | None = None) -> pl.DataFrame:
-        """Every input row and column, then the new columns (renamed ``*_rescored`` on a clash)."""
+    def annotate(self, original: pl.DataFrame | InputRows | None = None) -> pl.DataFrame:
+        """Every input row and column, then the new columns (renamed ``*_rescored`` on a clash).
+        ``original``: the input table (default: the one rescore was given, if any)."""
+        return pl.concat(self.annotated(original), how="vertical")
+
+    def annotated(
+        self, original: pl.DataFrame | InputRows | None = None, slice_rows: int | None = None
+    ) -> Iterator[pl.DataFrame]:
+        """`annotate()` a slice at a time, so a writer holds one slice
+        (`answer_audit.report.outputs.writing_rows`): a table in memory comes as one
+        slice, the input rows of a streamed table (`InputRows`) are read ``slice_rows``
+        (default `ANNOTATE_ROWS`) at a time. The same rows, columns and types either way."""
         base = original if original is not None else self.original
         if base is None:
             raise ValueError("annotate() needs the original table (rescore was given a frame)")
+        if not self.rows.width:
+            raise ValueError("annotate() needs the per-row labels: rescore(..., keep_rows=True)")
         if base.height != self.rows.height:
             raise ValueError(f"original has {base.height} rows, the rescore {self.rows.height}")
-        names = output_names(base.columns, self.rows.columns)
-        return pl.concat([base, self.rows.rename(names)], how="horizontal")
+        step = base.height if isinstance(base, pl.DataFrame) else slice_rows or ANNOTATE_ROWS
+        return _annotated(base, self.rows, max(step, 1))
+
+
+def _annotated(
+    base: pl.DataFrame | InputRows, rows: pl.DataFrame, step: int
+) -> Iterator[pl.DataFrame]:
+    """The input rows beside their labels, ``step`` rows at a time."""
+    names = output_names(base.columns, rows.columns)
+    for start in range(0, max(base.height, 1), step):
+        yield with_labels(base.slice(start, step), rows.slice(start, step), names)
+
+
+def with_labels(rows: pl.DataFrame, labels: pl.DataFrame, names: Mapping[str, str]) -> pl.DataFrame:
+    """Input rows and their new labels side by side, the labels renamed by ``names``
+    (`output_names`)."""
+    return pl.concat([rows, labels.rename(dict(names))], how="horizontal")
 
 
 def stored_labelling_name(recorded: bool, family: KindName, normalizer: str) -> str:

@@ -39,6 +39,7 @@ from answer_audit.analysis.rescore_result import (
 )
 from answer_audit.analysis.stats import mcnemar, natural_sort_key
 from answer_audit.schemes.kinds import KINDS
+from answer_audit.table.lazy import InputRows
 
 __all__ = ["comparison_of", "rescore_result"]
 
@@ -52,12 +53,12 @@ def rescore_result(
     source_coverage: Mapping[str, Any] | None = None,
     notes: Sequence[str] = (),
     rows: pl.DataFrame | None = None,
-    original: pl.DataFrame | None = None,
+    original: pl.DataFrame | InputRows | None = None,
 ) -> RescoreResult:
     """The rescore of the rows merged into ``partial``. ``source_coverage`` is the reader's
     (files, skipped lines ...), ``notes`` the reader's and the output's; the input notes
-    follow them. ``rows`` (the per-row labels) and ``original`` (the input as read) are kept
-    for ``annotate()`` when the caller holds them."""
+    follow them. ``rows`` (the per-row labels) and ``original`` (the input as read, or read
+    by slices) are kept for ``annotated()`` when the caller holds them."""
     kind = plan.kind
     found = incidence_of_counts(partial.incidence, json_field=KINDS[kind].json_field,
                                 descriptions=rule_descriptions(plan.preset.describe()))  # fmt: skip

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 from typing import Annotated
 
+import polars as pl
 import typer
 
 from answer_audit.analysis.rescore import RescoreResult, rescore
@@ -23,19 +27,21 @@ from answer_audit.cli.options import (
 )
 from answer_audit.parsers import PresetSet
 from answer_audit.report.html.rescore import render_rescore_html
-from answer_audit.report.json import to_json
+from answer_audit.report.json import write_json
 from answer_audit.report.markdown.rescore import render_rescore_markdown
 from answer_audit.report.outputs import (
+    atomic_write,
     atomic_write_text,
     check_output_paths,
     generated_at,
     row_format,
-    write_rows,
+    writing_rows,
 )
 from answer_audit.report.terminal import print_notes, print_rescore, print_written
 from answer_audit.schemes.parallel import resolve_workers
-from answer_audit.sources import ColumnMap
-from answer_audit.sources.spec import SourceSpec, load
+from answer_audit.sources import ColumnMap, LoadedTable
+from answer_audit.sources.spec import SourceSpec, load_streamed
+from answer_audit.table.lazy import StreamedTable
 
 ParserOpt = Annotated[
     str,
@@ -134,26 +140,56 @@ def rescore_cmd(
                                     normalizer=normalizer, n_boot=bootstrap, seed=seed,
                                     conclusions=(compare, baseline, item), address=address,
                                     out=out_rows, step=step)  # fmt: skip
+            step("writing")  # the workers wrote the rows
         else:
             step("loading")
             loading, own_groups = with_compared_columns(spec, cmap, compare, item)
-            loaded, groups = load(spec, loading)
-            step(f"rescoring with {parser}")
-            result = rescore(loaded, preset, presets=preset_set, choices=choices,
-                             normalizer=normalizer, group_by=own_groups or groups,
-                             n_boot=bootstrap, seed=seed, workers=resolve_workers(workers),
-                             compare=compare, baseline=baseline, item=item)  # fmt: skip
-            hint = comparison_hint(spec, loaded.coverage, loaded.frame)
-            result = result.with_conclusions_hint(hint)
-        step("writing")
-        if row_file is not None:  # on Ray, the workers wrote the rows
-            write_rows(result.annotate(), row_file, spec.inputs)
+            # Parquet, CSV/TSV and JSON Lines: the texts are read a slice at a time
+            loaded, groups = load_streamed(spec, loading)
+            with _closing(loaded), _row_writer(row_file, spec.inputs) as rows_to:
+                step(f"rescoring with {parser}")
+                # each slice's rows are handed to the writer as they are labelled
+                result = rescore(loaded, preset, presets=preset_set, choices=choices,
+                                 normalizer=normalizer, group_by=own_groups or groups,
+                                 n_boot=bootstrap, seed=seed, workers=resolve_workers(workers),
+                                 compare=compare, baseline=baseline, item=item,
+                                 keep_rows=False, rows_to=rows_to)  # fmt: skip
+                small = loaded.frame if isinstance(loaded, LoadedTable) else loaded.rows.small
+                result = result.with_conclusions_hint(comparison_hint(spec, loaded.coverage, small))
+                step("writing")
         _write_reports(result, engine, out_json, out_md, out_html, spec.inputs)
     if not quiet:
         print_rescore(result, out, err)  # with the notes
     else:
         print_notes(result.notes, err)  # warnings reach the terminal, --quiet or not
     print_written((out_rows, out_json, out_md, out_html), out)
+
+
+def _write_json(data: dict[str, object], path: Path) -> None:
+    with path.open("w", encoding="utf-8") as fh:
+        write_json(data, fh)
+
+
+@contextmanager
+def _row_writer(
+    path: Path | None, inputs: tuple[Path, ...]
+) -> Iterator[Callable[[pl.DataFrame], None] | None]:
+    """`writing_rows` for ``--out`` (the file written when the block ends), or None."""
+    if path is None:
+        yield None
+        return
+    with writing_rows(path, inputs) as add:
+        yield add
+
+
+@contextmanager
+def _closing(loaded: LoadedTable | StreamedTable) -> Iterator[None]:
+    """A streamed table's inputs let go of (decompressed copies removed) afterwards."""
+    try:
+        yield
+    finally:
+        if isinstance(loaded, StreamedTable):
+            loaded.rows.close()
 
 
 def _write_reports(
@@ -168,7 +204,7 @@ def _write_reports(
     stamp = generated_at()
     if out_json is not None:
         data = {**result.to_dict(), "generated_at": stamp, "engine": engine}
-        atomic_write_text(out_json, to_json(data), inputs)
+        atomic_write(out_json, partial(_write_json, data), inputs)
     if out_md is not None:
         atomic_write_text(out_md, render_rescore_markdown(result, generated_at=stamp), inputs)
     if out_html is not None:

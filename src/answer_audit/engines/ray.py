@@ -48,7 +48,7 @@ from answer_audit.analysis.audit_result import AuditResult
 from answer_audit.analysis.audit_settings import AuditSettings
 from answer_audit.analysis.audit_totals import result_of
 from answer_audit.analysis.input_notes import TruthTally
-from answer_audit.analysis.rescore import rename_notes, row_frame
+from answer_audit.analysis.rescore import rename_notes, row_columns, row_frame
 from answer_audit.analysis.rescore_partials import (
     RescorePartial,
     RescorePlan,
@@ -75,7 +75,6 @@ from answer_audit.engines.ray_data import (
 )
 from answer_audit.parsers import Parser
 from answer_audit.schemes.apply import Scheme, default_schemes
-from answer_audit.schemes.labels import Labels
 from answer_audit.table.canonical import ColumnMap
 from answer_audit.table.errors import SourceError
 from answer_audit.table.lazy import InMemoryRows
@@ -243,7 +242,7 @@ def rescore_parquet(
         facts = check_read(files, None if summary is None else summary.facts, reading)
         notes = read_notes(files, facts, columns, reading)
     assert summary is not None
-    new_columns = _row_columns(plan)
+    new_columns = row_columns(plan)
     return rescore_result(summary.partial, plan,
                           source_coverage=read_coverage(files, names, facts, reading),
                           notes=[*notes, *rename_notes(original, new_columns)])  # fmt: skip
@@ -293,12 +292,6 @@ def _empty_folder(out: Path) -> Path:
         )
     out.mkdir(parents=True, exist_ok=True)
     return out.resolve()
-
-
-def _row_columns(plan: RescorePlan) -> list[str]:
-    """The columns the rows gain (`row_frame`), as named before any renaming."""
-    empty = Labels("rescored", plan.kind, [], [], [], [])
-    return row_frame(empty, empty if plan.stored_parse else None).columns
 
 
 def _reading_map(cmap: ColumnMap, compare: str | None, item: str | None) -> ColumnMap:

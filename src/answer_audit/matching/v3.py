@@ -26,7 +26,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 from answer_audit.matching.v3_normalizer import canonical_v3, normalize_v3
-from answer_audit.text.numerals import close_enough, find_numbers, number_spans
+from answer_audit.text.numerals import MAX_DIGITS, close_enough, find_numbers, number_spans
 
 REL_TOL_V3 = 0.005
 SHORT_TRUTH_MAX_LEN = 4
@@ -74,7 +74,8 @@ def match_v3(prediction: str, truth: str) -> bool | None:
     if g in ("yes", "no"):
         return _polarity(p) == g
     reading = _Reading(p)
-    return any(reading.asserted(s, e) for s, e in _mentions(p, truth, g))
+    mentions = _mentions(p, truth, g, skip_negated=True)
+    return any(reading.asserted(s, e) for s, e in mentions)
 
 
 # ------------------------------------------------- a cheap "cannot be stated" check
@@ -116,12 +117,13 @@ def required_word(truth: str) -> str | None:
 # ------------------------------------------------------------------- mentions
 
 
-def _mentions(p: str, truth: str, g: str) -> Iterator[tuple[int, int]]:
+def _mentions(p: str, truth: str, g: str, skip_negated: bool = False) -> Iterator[tuple[int, int]]:
     """The truth's mentions in ``p``, in the order they are read: one at a time, so that the
     first asserted one ends the reading (``any``) without finding every other."""
     value, unit = _number_truth(truth)
     if value is not None:
-        yield from _iter_number_mentions(p, value, unit, "." in g or unit is not None)
+        tolerant = "." in g or unit is not None
+        yield from _iter_number_mentions(p, value, unit, tolerant, skip_negated)
         return
     words = g.split()
     if words[0] in ("the", "a", "an") and len(words) > 1:
@@ -161,12 +163,56 @@ def _number_mentions(
 
 
 def _iter_number_mentions(
-    p: str, value: Fraction, unit: str | None, tolerant: bool
+    p: str, value: Fraction, unit: str | None, tolerant: bool, skip_negated: bool = False
 ) -> Iterator[tuple[int, int]]:
+    """The mentions `_iter_read_number_mentions` finds, in the same order; with
+    ``skip_negated``, less those `_plain_integer_mentions` proves are not asserted."""
     exact_integer = unit is None and not tolerant and value.denominator == 1
-    if exact_integer and p.isascii() and not _may_state_integer(p, value.numerator):
-        return iter(())  # what the reading below finds in such a text (tested equal)
+    if exact_integer and p.isascii():
+        if not _may_state_integer(p, value.numerator):
+            return iter(())  # what the reading below finds in such a text (tested equal)
+        if not any(c in p for c in "$%/^") and _NOT_PLAIN.search(p) is None:
+            return _plain_integer_mentions(p, value.numerator, skip_negated)
     return _iter_read_number_mentions(p, value, unit, tolerant)
+
+
+# In an ASCII text without these (a digit beside a decimal point, a grouping comma or an `e`
+# exponent) and without `$`, `%`, `/` or `^` (a currency sign, a percent, a fraction, a power)
+# every `_NUMBER` match (text.numerals) is an optional sign and a whole run of digits that no
+# `[\w./]` precedes: no other group of the pattern can match. So the matches worth an integer
+# are the runs of its digits after zeros.
+_NOT_PLAIN = re.compile(r"\.\d|\d(?:,\d|e[-+]?\d)")
+
+
+@lru_cache(maxsize=256)
+def _plain_integer_pattern(n: int) -> re.Pattern[str]:
+    """A run of zeros and the digits of ``|n|`` (with its sign) as `_NUMBER` reads it in a plain
+    text (`_NOT_PLAIN`), after an optional plain negation (`_NEGATED_BEFORE`'s words,
+    spaces only) that ends where the number starts: group ``neg`` (letters and spaces hold no
+    number, so the prefix changes which runs match in no way)."""
+    return re.compile(
+        r"(?P<neg>(?:(?<!\w)(?:not|never|instead of|rather than|no longer)|n't)"
+        r"(?: +(?:the|a|an|exactly|actually|really|simply|just))? +)?"
+        rf"(?<![\w./])(?P<sign>[-+]?)0*{abs(n)}(?!\d)"
+    )
+
+
+def _plain_integer_mentions(p: str, n: int, skip_negated: bool) -> Iterator[tuple[int, int]]:
+    """`_iter_read_number_mentions` for the integer ``n`` in a plain text (`_NOT_PLAIN`),
+    without reading every number (tested equal). With ``skip_negated``, a mention a plain
+    negation precedes is left out: `_Reading.asserted` is False for it (the negation and the
+    mention hold no sentence end, so it stands in the mention's sentence, and
+    `_NEGATED_BEFORE_REVERSED` matches it)."""
+    for m in _plain_integer_pattern(n).finditer(p):
+        if skip_negated and m.group(1) is not None:
+            continue
+        sign = m.group(2)
+        start = m.start(2)
+        if (n and (sign == "-") != (n < 0)) or m.end() - start - len(sign) > MAX_DIGITS:
+            continue  # another sign, or too long to be read (`_NUMBER` gives no value)
+        yield start, m.end()
+    if 10 <= n <= 99999:
+        yield from _digit_list_mentions(p, str(n))
 
 
 def _read_number_mentions(

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from answer_audit.extraction import NOT_FOUND, Extraction
+from answer_audit.parsers.choice_lines import lines_holding
 from answer_audit.parsers.choice_option_text import read_option_text
 from answer_audit.parsers.choice_patterns import (
     STEP_KINDS,
@@ -216,6 +217,24 @@ def _compile(preset: ChoicePreset, choices: str) -> _Compiled:
     )
 
 
+# (preset id, choices) -> the preset and its compiled form: `_compile` without hashing the
+# preset on every row (a frozen preset's hash walks every pattern and trigger it holds)
+_BY_ID: dict[tuple[int, str], tuple[ChoicePreset, _Compiled]] = {}
+
+
+def _compiled(preset: ChoicePreset, choices: str) -> _Compiled:
+    """`_compile(preset, choices)`, looked up by the preset's identity first."""
+    key = (id(preset), choices)
+    hit = _BY_ID.get(key)
+    if hit is not None and hit[0] is preset:  # (an id is reused only once its preset is gone)
+        return hit[1]
+    if len(_BY_ID) >= 256:
+        _BY_ID.clear()
+    compiled = _compile(preset, choices)
+    _BY_ID[key] = (preset, compiled)
+    return compiled
+
+
 def _compile_scripts(preset: ChoicePreset, choices: str) -> _Compiled:
     """A `scripts` preset (choice/v5) for one choice set: tokens in the set's own script."""
     tokens = token_set(choices)
@@ -301,7 +320,7 @@ def _run(preset: ChoicePreset, text: str, choices: str, options: OptionTexts | N
 def _run_steps(
     preset: ChoicePreset, text: str, choices: str, options: OptionTexts | None
 ) -> Extraction:
-    compiled = _compile(preset, choices)
+    compiled = _compiled(preset, choices)
     kept = None
     if preset.scripts:
         text = ends_only(text, RAW_LIMIT, RAW_END)
@@ -409,9 +428,7 @@ def _match_hit(m: re.Match[str] | None, offset: int) -> Hit:
 def _trigger_lines(
     step: ChoiceStep, pats: tuple[re.Pattern[str], ...], norm: str, lines: Lines, c: _Compiled
 ) -> Hit:
-    for offset, line in reversed(lines):
-        if not any(t in line for t in step.triggers):
-            continue
+    for offset, line in lines_holding(lines, norm, step.triggers):
         for pat in pats:
             found = list(pat.finditer(line)) if step.pick == "last" else [pat.search(line)]
             if found and (hit := _match_hit(found[-1], offset)) is not None:

@@ -69,6 +69,9 @@ class StepRegexes:
     pattern_ascii: tuple[bool, ...] = ()
     line_final: tuple[re.Pattern[str], ...] = ()
     token_chars: frozenset[str] = frozenset()
+    # choice/v7 (`ChoiceStep.verdict_lines`, `ChoiceStep.not_article`): None for older presets
+    verdict_line: re.Pattern[str] | None = None
+    not_article: re.Pattern[str] | None = None
 
     def for_text(self, norm: str) -> StepRegexes:
         """These regexes for one text, without the cue patterns that have no match anywhere in
@@ -258,6 +261,8 @@ def _compile_script_step(
         clause=expand(CLAUSE_END),
         conditional=conditional,
         doubt=doubt,
+        verdict_line=_either(step.verdict_lines, expand),
+        not_article=_either(step.not_article, expand, r"[ \t]++(?:{})"),
         needs={
             "negation": needed_strings(negation),
             "ignore": needed_strings(ignore),

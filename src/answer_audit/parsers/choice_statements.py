@@ -47,7 +47,8 @@ def read_statements(
     text makes no statement."""
     rx = rx if rx.pattern_ascii else rx.for_text(norm)  # choice/v5 reads cues locally anyway
     found = _statements(step, rx, norm, lines, canon)
-    decision = _decide(found, n_choices, norm)
+    split = _split_verdicts(found) if rx.verdict_line is not None else None
+    decision = split or _decide(found, n_choices, norm)
     if rx.doubt is not None and found and not isinstance(decision, NoAnswer) and decision:
         doubted = _doubted(rx.doubt, norm, found[-1], canon)
         if doubted is not None:
@@ -70,18 +71,21 @@ def _statements(
     step: ChoiceStep, rx: StepRegexes, norm: str, lines: Lines, canon: Canon | None = None
 ) -> list[_Statement]:
     found: dict[int, _Statement] = {}
+    # choice/v7: where the second of two alternatives starts (dropped with the first)
+    paired: set[int] | None = set() if step.pair_alternatives else None
+    if rx.verdict_line is not None:  # first: a verdict line is read as one, whatever else matches
+        _add_verdicts(rx, norm, found, canon)
     ascii_text = bool(rx.pattern_ascii) and norm.isascii()
     for i, (pattern, needs) in enumerate(zip(rx.patterns, rx.pattern_needs, strict=True)):
         if ascii_text and not rx.pattern_ascii[i]:
             continue  # written for other scripts: no match in an ASCII text
         if not may_match(_few(rx, needs), norm):
             continue  # no match anywhere in this text
-        _add_matches(step, rx, norm, pattern.finditer(norm), found, canon)
+        _add_matches(step, rx, norm, pattern.finditer(norm), found, canon, paired)
     for offset, line in _line_final_lines(rx, lines):
         for pattern in rx.line_final:
-            _add_matches(
-                step, rx, norm, pattern.finditer(norm, offset, offset + len(line)), found, canon
-            )
+            matches = pattern.finditer(norm, offset, offset + len(line))
+            _add_matches(step, rx, norm, matches, found, canon, paired)
     if step.bare:
         for i, (offset, line) in enumerate(lines):
             bare = rx.bare_line.fullmatch(line)
@@ -95,7 +99,7 @@ def _statements(
                 token = lead.group(1) if canon is None else canon(lead.group(1))
                 if token is not None:
                     found.setdefault(s, _Statement(s, s + 1, token, "lead-line"))
-    ordered = [found[k] for k in sorted(found)]
+    ordered = [found[k] for k in sorted(found) if not paired or k not in paired]
     if ordered and rx.stop is not None:
         stop = rx.stop.search(norm, ordered[0].end)
         if stop is not None:
@@ -121,15 +125,22 @@ def _add_matches(
     matches: Iterator[re.Match[str]],
     found: dict[int, _Statement],
     canon: Canon | None,
+    paired: set[int] | None = None,
 ) -> None:
-    """The statements among a pattern's matches (keyed by where their token starts)."""
+    """The statements among a pattern's matches (keyed by where their token starts); with
+    ``paired``, also where the second of two alternatives starts."""
     for m in matches:
         g = 1 if m.re.groups else 0
         start, end = m.span(g)
         if start < 0:
             continue  # the group took no part (a preset file's alternative groups)
         token = m.group(g) if canon is None else canon(m.group(g))
-        if token is None or start in found or not _counts(rx, norm, start, end):
+        if token is None or start in found:
+            continue
+        if paired is not None and (other := rx.after_alternative.match(norm, end)) is not None:
+            paired.add(other.end() - 1)  # its token: one character, the pattern's last
+            continue  # (one of alternatives: no statement, as `_counts` would say)
+        if not _counts(rx, norm, start, end, paired is not None):
             continue
         if rx.conditional is not None and _conditional(rx, norm, m.start(), start, end):
             continue
@@ -160,13 +171,14 @@ def _lead_line(rx: StepRegexes, lines: Lines) -> re.Match[str] | None:
     return lead
 
 
-def _counts(rx: StepRegexes, norm: str, start: int, end: int) -> bool:
-    """A pattern's token is a statement unless negated, one of alternatives, or an example."""
-    if norm[start:end] == "a" and _is_article(norm, end):
+def _counts(rx: StepRegexes, norm: str, start: int, end: int, paired: bool = False) -> bool:
+    """A pattern's token is a statement unless negated, one of alternatives, or an example
+    (``paired``: the caller has found it is not the first of alternatives)."""
+    if norm[start:end] == "a" and _is_article(norm, end) and not _option_a(rx, norm, end):
         return False
     if rx.negation is not None and rx.negation.match(norm, end):
         return False
-    if rx.after_alternative.match(norm, end):
+    if not paired and rx.after_alternative.match(norm, end):
         return False
     if _may_end_alternatives(rx, norm[end - 1]) and rx.before_alternative.search(
         norm, max(0, start - 24), end
@@ -218,6 +230,11 @@ def _is_article(norm: str, end: int) -> bool:
     return m is not None and m.group(1) not in _NOT_AFTER_ARTICLE
 
 
+def _option_a(rx: StepRegexes, norm: str, end: int) -> bool:
+    """choice/v7: what follows a token "a" makes it option A ("A best fits"), not the article."""
+    return rx.not_article is not None and rx.not_article.match(norm, end) is not None
+
+
 _EXAMPLE_LOOKBACK = 120  # characters: an example cue is close; bounded so long lines stay linear
 
 
@@ -257,6 +274,47 @@ def _conditional(rx: StepRegexes, norm: str, said: int, start: int, end: int) ->
 
 
 _SENTENCE_END = re.compile(r"[.!?。！？](?=\s)|[。！？]")
+
+
+# ------------------------------------------------------------------- verdict lists (v7)
+
+VERDICT_RULE = "verdict-line"
+
+
+def _add_verdicts(
+    rx: StepRegexes, norm: str, found: dict[int, _Statement], canon: Canon | None
+) -> None:
+    """The positive verdicts of a per-option list ("- C: yes"), when two or more choices are
+    judged (one line "A: yes" alone is no list: a Q/A pair's speaker says it too)."""
+    assert rx.verdict_line is not None
+    rows = []
+    judged: set[str] = set()
+    for m in rx.verdict_line.finditer(norm):
+        token = m.group(1) if canon is None else canon(m.group(1))
+        if token is None:
+            continue
+        judged.add(token)
+        if m.group(2) is not None:
+            rows.append((m.start(1), m.end(1), token, m.span()))
+    if len(judged) < 2:
+        return
+    for start, end, token, said in rows:
+        if start not in found and _not_example(rx, norm, start):
+            found[start] = _Statement(start, end, token, VERDICT_RULE, said)
+
+
+def _split_verdicts(found: list[_Statement]) -> NoAnswer | None:
+    """No answer when the statements end in positive verdicts for different choices."""
+    tokens: set[str] = set()
+    first = None
+    for s in reversed(found):
+        if s.rule != VERDICT_RULE:
+            break
+        tokens.add(s.token)
+        first = s
+    if len(tokens) < 2 or first is None:
+        return None
+    return NoAnswer("verdict-list-no-answer", (first.start, found[-1].end))
 
 
 # ------------------------------------------------------------------- decisions

@@ -59,6 +59,17 @@ class ChoiceStep:
     # choice/v5: statement patterns whose choice ends its line (but closing marks), read only on
     # such lines ("So C.", "Cevap: D")
     line_final: tuple[str, ...] = ()
+    # choice/v7 (off for older presets): per-option verdict lines ("- C: yes", "| B | ✓ |"),
+    # one pattern whose group 1 is the choice and group 2 takes part only in a positive
+    # verdict; read when two or more choices get one (a list), and no answer when the
+    # statements end in positive verdicts for different choices
+    verdict_lines: tuple[str, ...] = ()
+    # choice/v7: the second of two alternatives ("\\boxed{A} or \\boxed{C}") is dropped
+    # with the first, which every version drops
+    pair_alternatives: bool = False
+    # choice/v7: what, right after a token "a", makes it option A rather than the English
+    # article ("A best fits", "A would be my answer")
+    not_article: tuple[str, ...] = ()
 
     def describe(self) -> str:
         """The step as one line of the preset's rules (for docs and `parsers`)."""
@@ -105,7 +116,16 @@ class ChoiceStep:
             if self.conditionals or self.doubts
             else ""
         )
-        return self._describe_v4_statements(lines) + v5
+        v7 = (
+            "; `verdict-line`: a positive verdict in a per-option list (two or more options "
+            "judged), `verdict-list-no-answer` when the statements end in positive verdicts for "
+            "different options"
+            if self.verdict_lines
+            else ""
+        )
+        if self.pair_alternatives:
+            v7 += "; both of two alternatives ('X or Y', in any wrappers) are dropped"
+        return self._describe_v4_statements(lines) + v5 + v7
 
     def _describe_v4_statements(self, lines: str) -> str:
         return (

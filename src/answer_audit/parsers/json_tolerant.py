@@ -46,6 +46,11 @@ _SIMPLE_ESCAPES = {'"': '"', "\\": "\\", "/": "/", "'": "'",
 # JSON's number grammar, with ASCII digits as the standard decoder reads them.
 _NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?")
 _NUMBER_START = frozenset("0123456789")
+# Integers in a list, each after whitespace and before a comma: what the steps of
+# `TolerantReader.read_object` read one by one (a comment, a fraction or an exponent ends the
+# run; the reader goes on from there). Possessive: read once, never backtracked into.
+_INTEGER_ITEMS = re.compile(r"(?:\s*+-?+(?:0|[1-9][0-9]*+),)++")
+_INTEGER = re.compile(r"-?[0-9]+")
 _IDENTIFIER_SOURCE = r"(?:[^\W\d]|\$)[\w$]*"
 _IDENTIFIER = re.compile(_IDENTIFIER_SOURCE)
 _CONSTANTS: dict[str, Any] = {
@@ -206,6 +211,10 @@ class TolerantReader:
                 parent.append(value)
             if pos < n and text[pos] == ",":  # the usual "value,", in one step
                 state, pos = (_KEY_OR_CLOSE if in_object else _VALUE_OR_CLOSE), pos + 1
+                if not in_object and (items := _INTEGER_ITEMS.match(text, pos)) is not None:
+                    # the integers that follow, each with its comma, in one step
+                    parent.extend(map(self.parse_int, _INTEGER.findall(text, pos, items.end())))
+                    pos = items.end()
             else:
                 state = _COMMA_OR_CLOSE
 

@@ -51,7 +51,7 @@ def _after_newline(pattern: str) -> str:
     check. A cut is never at the region's first line, so nothing is lost (`_first_cut` adds
     one to the start)."""
     line = pattern[1:]
-    starts = first_chars(line, re.MULTILINE)
+    starts = first_chars(line, re.MULTILINE, wide=True)
     if starts is None or any(lo < 0 for lo, _ in starts):
         return "\n" + line
     return f"\n(?=[{''.join(_class_range(lo, hi) for lo, hi in starts)}])(?:{line})"

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Any
+from typing import Any, TextIO
+
+_OPTIONS: dict[str, Any] = {"indent": 2, "ensure_ascii": False, "default": str, "allow_nan": False}
 
 
 def to_json(data: Any) -> str:
@@ -13,9 +15,14 @@ def to_json(data: Any) -> str:
     Strict JSON: a non-finite float (e.g. a NaN group value) is written as the text "NaN",
     "Infinity" or "-Infinity", never as the bare tokens other JSON readers reject.
     """
-    return (
-        json.dumps(_finite(data), indent=2, ensure_ascii=False, default=str, allow_nan=False) + "\n"
-    )
+    return json.dumps(_finite(data), **_OPTIONS) + "\n"
+
+
+def write_json(data: Any, fh: TextIO) -> None:
+    """`to_json` written to ``fh`` a piece at a time: the same text, never held whole (a
+    rescore report lists every value found, hundreds of MB for a million free-form rows)."""
+    json.dump(_finite(data), fh, **_OPTIONS)
+    fh.write("\n")
 
 
 def _finite(data: Any) -> Any:

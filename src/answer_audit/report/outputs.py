@@ -5,9 +5,12 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
+from typing import BinaryIO
 
 import polars as pl
 
@@ -158,16 +161,107 @@ def write_rows(frame: pl.DataFrame, path: str | Path, inputs: Iterable[str | Pat
     fmt = row_format(path)
 
     def write(tmp: Path) -> None:
-        if fmt == "csv":
-            _flat(_as_text(frame, (pl.Binary, pl.Duration))).write_csv(tmp)
-        elif fmt == "jsonl":
-            _as_text(frame, (pl.Binary,)).write_ndjson(tmp)
-        elif fmt == "json":
-            _as_text(frame, (pl.Binary,)).write_json(tmp)
-        else:
+        if fmt == "parquet":
             frame.write_parquet(tmp)
+            return
+        with tmp.open("wb") as fh:
+            _write_text(fmt, [frame], fh)
 
     return atomic_write(path, write, inputs)
+
+
+@contextmanager
+def writing_rows(
+    path: str | Path, inputs: Iterable[str | Path] = ()
+) -> Iterator[Callable[[pl.DataFrame], None]]:
+    """A function that takes a table's rows a slice at a time, in order; on leaving the block
+    they are written to ``path`` as `write_rows` writes the whole table (the same file
+    content), atomically and never over an input; on an error nothing is written. The slices
+    share their columns; a column that is integers in some and text in others is text in
+    all (as in `answer_audit.analysis.rescore.row_frame`). Each waits in a Parquet file in a
+    private folder beside ``path``, so only the slice being written is held.
+
+    Example: ``with writing_rows("rows.jsonl") as add: add(first); add(second)``.
+    """
+    fmt = row_format(path)
+    sources = list(inputs)
+    out = check_output_path(path, sources)
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise OutputError(f"cannot write {path}: {_reason(err)}") from None
+    with tempfile.TemporaryDirectory(prefix=".answer-audit-", dir=out.parent) as folder:
+        parts: list[Path] = []
+        group = [0]  # rows per Parquet row group, from the first slice's width
+
+        def add(frame: pl.DataFrame) -> None:
+            group[0] = group[0] or _group_rows(frame)
+            parts.append(Path(folder) / f"{len(parts):09d}.parquet")
+            frame.write_parquet(parts[-1], row_group_size=group[0])
+
+        yield add
+        if not parts:
+            raise OutputError(f"no rows to write to {path}")
+        atomic_write(path, partial(_joined_parts, fmt, parts, group[0]), sources)
+
+
+_GROUP_BYTES = 16 << 20  # a Parquet row group in memory: what the copy into one file holds
+
+
+def _group_rows(frame: pl.DataFrame) -> int:
+    """Rows per Parquet row group of about `_GROUP_BYTES` for rows like ``frame``'s."""
+    width = frame.estimated_size() / max(frame.height, 1)
+    return max(1_000, min(512**2, int(_GROUP_BYTES / max(width, 1))))
+
+
+def _joined_parts(fmt: str, parts: list[Path], group_rows: int, tmp: Path) -> None:
+    """The Parquet files ``parts`` written to ``tmp`` as one table (`writing_rows`)."""
+    schemas = [pl.read_parquet_schema(part) for part in parts]
+    schema = pl.concat([pl.DataFrame(schema=s) for s in schemas], how="vertical_relaxed").schema
+    if fmt == "parquet":
+        scans = [pl.scan_parquet(part).cast(schema) for part in parts]
+        # small row groups read and written: the streamed copy holds a few of them
+        pl.concat(scans, how="vertical").sink_parquet(tmp, row_group_size=group_rows)
+        return
+    read = (pl.read_parquet(part).cast(schema) for part in parts)
+    with tmp.open("wb") as fh:
+        _write_text(fmt, read, fh)
+
+
+def _write_text(fmt: str, frames: Iterable[pl.DataFrame], fh: BinaryIO) -> None:
+    """CSV (one header), JSON Lines or a JSON list, one frame after another."""
+    written = [False]  # a JSON list: a comma before each frame's records but the first
+
+    def write(frame: pl.DataFrame, first: bool) -> None:
+        if fmt == "csv":
+            _flat(_as_text(frame, (pl.Binary, pl.Duration))).write_csv(fh, include_header=first)
+        elif fmt == "jsonl":
+            _as_text(frame, (pl.Binary,)).write_ndjson(fh)
+        else:
+            records = _as_text(frame, (pl.Binary,)).write_json()[1:-1]  # without [ and ]
+            if records:
+                fh.write((("," if written[0] else "") + records).encode("utf-8"))
+                written[0] = True
+
+    if fmt == "json":
+        fh.write(b"[")
+    _each(frames, write)
+    if fmt == "json":
+        fh.write(b"]")
+
+
+def _each(frames: Iterable[pl.DataFrame], write: Callable[[pl.DataFrame, bool], object]) -> None:
+    """``write(frame, first)`` for each frame, each let go of before the next is made (a for
+    loop would hold the last one while the next is read: two slices at once)."""
+    source = iter(frames)
+    first = True
+    while True:
+        frame = next(source, None)
+        if frame is None:
+            return
+        write(frame, first)
+        del frame
+        first = False
 
 
 def _flat(frame: pl.DataFrame) -> pl.DataFrame:

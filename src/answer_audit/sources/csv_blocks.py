@@ -69,9 +69,10 @@ class CsvIndex:
         data = self.content.read([(int(self.starts[lo]), int(self.starts[hi]))])
         return self._parsed(data, columns)
 
-    def read_blocks(self, lo: int, hi: int, columns: list[str]) -> pl.DataFrame:
-        """`read` of ``columns``, a block of records at a time (see `record_blocks`), each
-        block's row count checked: a SourceError if one is not what the index says."""
+    def read_blocks(self, lo: int, hi: int, columns: list[str] | None) -> pl.DataFrame:
+        """`read` of ``columns`` (None: all), a block of records at a time (see
+        `record_blocks`), each block's row count checked: a SourceError if one is not what the
+        index says."""
         frames = []
         for a, b in record_blocks(self.starts, lo, hi):
             frame = self.read(a, b, columns)[0]

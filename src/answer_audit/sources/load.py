@@ -24,7 +24,13 @@ from answer_audit.table.canonical import (
     concat_frames,
 )
 from answer_audit.table.errors import SourceError
-from answer_audit.table.lazy import StreamedFile, StreamedRows, StreamedTable, parquet_file
+from answer_audit.table.lazy import (
+    InputRows,
+    StreamedFile,
+    StreamedRows,
+    StreamedTable,
+    parquet_file,
+)
 
 PathArg = str | os.PathLike[str]
 
@@ -181,12 +187,14 @@ def _streamed_table(
     smalls: list[pl.DataFrame] = []
     files: list[dict[str, Any]] = []
     notes: list[str] = []
+    labels: list[str | None] = []  # the source each file's input rows get (None: its own)
     for path, source, found in zip(paths, sources, streamed, strict=True):
         stats = dict(found.stats)
         reader_notes = stats.pop("notes", [])
         named = pl.Series("source", [source], dtype=pl.String).new_from_index(0, found.part.height)
         labelled = found.frame.with_columns(named) if found.frame.width else named.to_frame()
         own = "source" in found.columns
+        labels.append(None if own else source)
         if own:
             check_own_source(str(path), cmap)
             notes.append(_OWN_SOURCE.format(path=path))
@@ -198,9 +206,10 @@ def _streamed_table(
         notes += _read_notes(str(path), stats) + reader_notes
     small = concat_frames(smalls)
     _check_truth(small, cmap)
-    rows = StreamedRows(small, tuple(f.part for f in streamed), cmap, resources=stack)
+    parts = tuple(f.part for f in streamed)
+    rows = StreamedRows(small, parts, cmap, resources=stack)
     notes += _duplicate_id_notes(small) + null_text_notes(small, cmap, _streamed_counts(rows))
-    return StreamedTable(rows, _coverage(small, files), notes)
+    return StreamedTable(rows, _coverage(small, files), notes, InputRows(parts, tuple(labels)))
 
 
 def check_own_source(where: str, cmap: ColumnMap) -> None:

@@ -26,7 +26,7 @@ from answer_audit.table.canonical import (
     concat_frames,
 )
 from answer_audit.table.errors import SourceError
-from answer_audit.table.lazy import Part, StreamedRows, StreamedTable
+from answer_audit.table.lazy import InputRows, Part, StreamedRows, StreamedTable
 
 DB_NAME = "simulation.db"
 RUNS_MAP = ColumnMap(
@@ -59,6 +59,7 @@ FROM conformity_outputs AS o
 WHERE o.trial_id IN (SELECT trial_id FROM conformity_trials WHERE run_id = ?)
 """
 _TEXTS = "o.raw_text, o.parsed_answer_text"
+_TEXT_COLUMNS = ("raw_text", "parsed_answer_text")
 # A streamed read (`stream_runs`) keeps each output's rowid and reads its texts by slices.
 _ROWID = "_output_rowid"
 _TEXTS_BY_ROWID_SQL = (
@@ -123,6 +124,7 @@ def stream_runs(
     time (`sources.lazy`); the databases stay open, read-only, until ``rows.close()``."""
     smalls: list[pl.DataFrame] = []
     parts: list[Part] = []
+    columns: dict[str, None] = {}  # the columns of the whole read's input table
     stack = ExitStack()
 
     def read(db_path: Path, run: RunEntry, names: Sequence[str] | None) -> tuple[int, list[str]]:
@@ -130,6 +132,8 @@ def stream_runs(
         _check_rowids(conn, db_path)
         frame, notes = _read_run(conn, db_path, run, names, f"o.rowid AS {_ROWID}")
         small = canonical_frame(frame, RUNS_MAP, where=str(db_path), extra=RUNS_EXTRA, texts=False)
+        for name in frame.columns:  # the texts stand where the whole read has them
+            columns.update(dict.fromkeys(_TEXT_COLUMNS if name == _ROWID else (name,)))
         start = sum(p.height for p in parts)
         file = Path(conn.execute("PRAGMA database_list").fetchone()[2])  # the copy, if any
         parts.append(_RunPart(db_path, start, frame.height, conn, frame[_ROWID], file))
@@ -142,7 +146,7 @@ def stream_runs(
         stack.close()
         raise
     rows = StreamedRows(concat_frames(smalls), tuple(parts), RUNS_MAP, resources=stack)
-    return StreamedTable(rows, coverage, notes)
+    return StreamedTable(rows, coverage, notes, InputRows(names=tuple(columns)))
 
 
 def _check_rowids(conn: sqlite3.Connection, db_path: Path) -> None:

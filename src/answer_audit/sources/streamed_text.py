@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import tempfile
 from contextlib import ExitStack
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import polars as pl
@@ -65,8 +65,7 @@ def stream_jsonl(
     rows = builder.rows
     if not rows or not dtypes:
         return None
-    texts = {c: dtypes[c] for c in text_sources(cmap) if c in dtypes}
-    records = JsonlRecords(FileBytes.of(path, file), scan.starts, scan.ends, texts)
+    records = JsonlRecords(FileBytes.of(path, file), scan.starts, scan.ends, dtypes)
     stats = {"path": str(path), "format": "jsonl", "bad_lines_skipped": scan.skipped,
              "decode_replacements": scan.replaced, "rows": rows}  # fmt: skip
     part = _JsonlPart(records, start, rows, cmap)
@@ -113,13 +112,19 @@ class _CsvPart:
     def piece(self, offset: int, length: int) -> _CsvPart:
         return _CsvPart(self.index.rows_from(offset, offset + length), 0, self.cmap)
 
+    def every_column(self, offset: int, length: int) -> pl.DataFrame:
+        try:
+            return self.index.read_blocks(offset, offset + length, None)
+        except Unparsed as exc:
+            raise self._failed(exc) from exc
+
     def _failed(self, exc: Exception) -> SourceError:
         return SourceError(f"{self.path}: reading its rows failed ({first_line(exc)})")
 
 
 @dataclass(frozen=True, eq=False)
 class _JsonlPart:
-    """One JSON Lines file of a streamed table."""
+    """One JSON Lines file of a streamed table; ``records`` know every column's type."""
 
     records: JsonlRecords
     start: int
@@ -131,11 +136,24 @@ class _JsonlPart:
         return self.records.content.path
 
     def texts(self, offset: int, length: int) -> pl.DataFrame:
-        frame = self.records.read(offset, offset + length)
+        frame = self._texts.read(offset, offset + length)
         return _canonical(frame, length, self.cmap, self.path)
 
     def texts_at(self, rows: list[int]) -> pl.DataFrame:
-        return _canonical(self.records.read_at(rows), len(rows), self.cmap, self.path)
+        return _canonical(self._texts.read_at(rows), len(rows), self.cmap, self.path)
 
     def piece(self, offset: int, length: int) -> _JsonlPart:
         return _JsonlPart(self.records.rows_from(offset, offset + length), 0, length, self.cmap)
+
+    def every_column(self, offset: int, length: int) -> pl.DataFrame:
+        frame = self.records.read(offset, offset + length)
+        if frame.height != length:
+            raise changed_while_read(self.path, length, frame.height)
+        return frame
+
+    @property
+    def _texts(self) -> JsonlRecords:
+        """The records with only the text columns made (the others stay unparsed text)."""
+        dtypes = self.records.dtypes
+        return replace(self.records, dtypes={c: dtypes[c] for c in text_sources(self.cmap)
+                                             if c in dtypes})  # fmt: skip

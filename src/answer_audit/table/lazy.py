@@ -11,6 +11,9 @@ offsets of its records, `sources.csv_blocks` and `sources.jsonl_blocks`) or a ru
 
 `StreamedRows.slice_read` leaves a slice's texts unread: a worker process reads them
 (`SliceRead.read`), so the process handing out slices reads and sends only short columns.
+
+`InputRows` is the other view of the same files: the input table as a whole read gives it
+(`LoadedTable.original`: every column, as read), a slice at a time, for the rescore's rows.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -29,6 +33,7 @@ from answer_audit.table.canonical import (
     canonical_frame,
     canonical_texts,
     check_map,
+    concat_frames,
     text_sources,
 )
 from answer_audit.table.errors import SourceError, first_line
@@ -203,14 +208,91 @@ def _changed(parts: Sequence[object], asked: int, read: int) -> SourceError:
     )
 
 
+class InputPart(Part, Protocol):
+    """A part that also reads every column of its input's rows."""
+
+    def every_column(self, offset: int, length: int) -> pl.DataFrame:
+        """Rows ``offset`` to ``offset + length`` of this input (0-based within it), every
+        column, with the cells and types a whole read of the file gives them
+        (`sources.files.read_table`)."""
+        ...
+
+
+@dataclass(frozen=True, eq=False)
+class InputRows:
+    """The input table as the whole read gives it (`LoadedTable.original`: every column of
+    every input, then ``source`` where an input has none of its own), read a slice at a time
+    from a streamed table's files. Inputs whose columns differ are stacked as the whole read
+    stacks them (`concat_frames`: missing columns null, clashing types a common type).
+
+    Run folders are not read back this way: their `InputRows` has the ``names`` of the columns
+    alone (``readable`` is False)."""
+
+    parts: tuple[InputPart, ...] = ()
+    sources: tuple[str | None, ...] = ()
+    """The ``source`` each part's rows get (the file's name); None for a file with its own."""
+    names: tuple[str, ...] = ()
+    """The columns, when the parts cannot read them (run folders)."""
+
+    @property
+    def readable(self) -> bool:
+        """Whether `slice` can read the rows."""
+        return bool(self.parts)
+
+    @property
+    def height(self) -> int:
+        return sum(part.height for part in self.parts)
+
+    @cached_property
+    def schema(self) -> pl.Schema:
+        """The columns and types of the table (a SourceError, as the whole read gives, when
+        the inputs cannot be stacked)."""
+        if not self.readable:
+            return pl.Schema(dict.fromkeys(self.names, pl.String()))
+        return concat_frames([self._read(i, 0, 0) for i in range(len(self.parts))]).schema
+
+    @property
+    def columns(self) -> list[str]:
+        return list(self.names) if not self.readable else list(self.schema)
+
+    def slice(self, offset: int, length: int) -> pl.DataFrame:
+        """Rows ``offset`` to ``offset + length`` (fewer at the end), every column."""
+        if not self.readable:
+            raise ValueError(
+                "the input rows of run folders are not read back a slice at a time; load "
+                "them whole (load_runs) to write them"
+            )
+        end = min(offset + length, self.height)
+        pieces = []
+        for i, part in enumerate(self.parts):
+            lo, hi = max(offset, part.start), min(end, part.start + part.height)
+            if lo < hi:
+                pieces.append(self._read(i, lo - part.start, hi - lo))
+        if len(self.parts) == 1:
+            return pieces[0] if pieces else self._read(0, 0, 0)
+        aligned = pl.DataFrame(schema=self.schema)  # the whole read's columns and types
+        return pl.concat([aligned, *pieces], how="diagonal_relaxed")
+
+    def _read(self, index: int, offset: int, length: int) -> pl.DataFrame:
+        frame = self.parts[index].every_column(offset, length)
+        source = self.sources[index]
+        if frame.height != length:
+            raise _changed(self.parts, length, frame.height)
+        if source is None:
+            return frame
+        return frame.with_columns(pl.lit(source, dtype=pl.String).alias("source"))
+
+
 @dataclass(frozen=True, eq=False)
 class StreamedTable:
-    """A streamed read: the rows, what was read, and notes (the `LoadedTable` of a streamed
-    read, without the input table as read)."""
+    """A streamed read: the rows, what was read, notes, and the input table as read
+    (`InputRows`; the `LoadedTable` of a streamed read)."""
 
     rows: StreamedRows
     coverage: dict[str, Any] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    original: InputRows = field(default_factory=InputRows)
+    """The input table as read, every column, a slice at a time."""
 
 
 @dataclass(frozen=True)
@@ -234,15 +316,21 @@ class _ParquetPart:
     def piece(self, offset: int, length: int) -> _ParquetPart:
         return _ParquetPart(self.path, 0, length, self.cmap, self.first + offset)
 
+    def every_column(self, offset: int, length: int) -> pl.DataFrame:
+        return self._collected([pl.scan_parquet(self.path).slice(self.first + offset, length)])
+
     def _scan(self) -> pl.LazyFrame:
         return pl.scan_parquet(self.path).select(text_sources(self.cmap))
 
     def _read(self, queries: list[pl.LazyFrame]) -> pl.DataFrame:
+        frame = self._collected(queries)
+        return pl.DataFrame(list(canonical_texts(frame, self.cmap, str(self.path)).values()))
+
+    def _collected(self, queries: list[pl.LazyFrame]) -> pl.DataFrame:
         try:
-            frame = pl.concat([query.collect() for query in queries])
+            return pl.concat([query.collect() for query in queries])
         except (pl.exceptions.PolarsError, OSError) as exc:
             raise SourceError(f"{self.path}: reading its rows failed ({first_line(exc)})") from exc
-        return pl.DataFrame(list(canonical_texts(frame, self.cmap, str(self.path)).values()))
 
 
 @dataclass(frozen=True, eq=False)
@@ -254,8 +342,8 @@ class StreamedFile:
     alone; no columns at all when the map reads none of them."""
     columns: list[str]
     """Every column of the file, in its order."""
-    part: Part
-    """Reads the canonical text columns of its rows."""
+    part: InputPart
+    """Reads the canonical text columns of its rows, and every column."""
     stats: dict[str, Any]
     """What `sources.files.read_table` says of the file (path, format, rows, ...)."""
 

@@ -174,6 +174,7 @@ def number_spans(text: str) -> Iterator[tuple[Fraction, int, int]]:
 
 # Beyond these a "number" is noise (and exact arithmetic on it would be slow): not read.
 _MAX_DIGITS = 1000
+MAX_DIGITS = _MAX_DIGITS  # (public: the v3 matcher's fast reading of integers keeps it)
 _MAX_EXPONENT = 400
 
 

@@ -111,10 +111,11 @@ def _rare(code: int) -> bool:
     return not (char.isalnum() or char.isspace() or char == "_")
 
 
-def first_chars(source: str, flags: int = 0) -> Ranges | None:
+def first_chars(source: str, flags: int = 0, *, wide: bool = False) -> Ranges | None:
     """The code point ranges (and class escapes, as ``(-1, k)``) a match of ``source`` can
     start with, merged and sorted; None when unknown or when the pattern can match the empty
-    string."""
+    string. ``wide``: a non-ASCII literal under IGNORECASE stands for every non-ASCII
+    character and the ASCII letters `re` matches to it (instead of making the set unknown)."""
     if _parser is None:
         return None
     try:
@@ -123,19 +124,21 @@ def first_chars(source: str, flags: int = 0) -> Ranges | None:
         return None
     if parsed.state.flags & re.IGNORECASE:
         return None
-    found = _sequence(list(parsed.data), False)
+    found = _sequence(list(parsed.data), False, wide)
     if found is None or found[1]:
         return None
     ranges = _merged(found[0])
     return ranges if len(ranges) <= _MAX_RANGES else None
 
 
-def _sequence(items: list[tuple[Any, Any]], nocase: bool) -> tuple[Ranges, bool] | None:
+def _sequence(
+    items: list[tuple[Any, Any]], nocase: bool, wide: bool = False
+) -> tuple[Ranges, bool] | None:
     """First characters of a sequence of items, and whether the whole sequence can be empty
     (``nocase``: inside a case-insensitive group)."""
     out: Ranges = []
     for op, av in items:
-        got = _item(op, av, nocase)
+        got = _item(op, av, nocase, wide)
         if got is None:
             return None
         ranges, nullable = got
@@ -145,15 +148,15 @@ def _sequence(items: list[tuple[Any, Any]], nocase: bool) -> tuple[Ranges, bool]
     return out, True
 
 
-def _item(op: Any, av: Any, nocase: bool) -> tuple[Ranges, bool] | None:
+def _item(op: Any, av: Any, nocase: bool, wide: bool = False) -> tuple[Ranges, bool] | None:
     if op is c.LITERAL:
-        one = _literal(av, nocase)
+        one = _literal(av, nocase, wide)
         return None if one is None else (one, False)
     if op is c.IN:
         ranges: Ranges = []
         for kind, value in av:
             if kind is c.LITERAL:
-                one = _literal(value, nocase)
+                one = _literal(value, nocase, wide)
                 if one is None:
                     return None
                 ranges += one
@@ -170,7 +173,7 @@ def _item(op: Any, av: Any, nocase: bool) -> tuple[Ranges, bool] | None:
         out: Ranges = []
         nullable = False
         for alternative in av[1]:
-            got = _sequence(list(alternative), nocase)
+            got = _sequence(list(alternative), nocase, wide)
             if got is None:
                 return None
             out += got[0]
@@ -180,15 +183,15 @@ def _item(op: Any, av: Any, nocase: bool) -> tuple[Ranges, bool] | None:
         _group, add_flags, del_flags, sub = av
         if add_flags & ~re.IGNORECASE or del_flags:  # (?-i:...), (?s:...): leave them alone
             return None
-        return _sequence(list(sub), nocase or bool(add_flags & re.IGNORECASE))
+        return _sequence(list(sub), nocase or bool(add_flags & re.IGNORECASE), wide)
     if op in (c.MAX_REPEAT, c.MIN_REPEAT, c.POSSESSIVE_REPEAT):
         low, _high, sub = av
-        got = _sequence(list(sub), nocase)
+        got = _sequence(list(sub), nocase, wide)
         if got is None:
             return None
         return got[0], got[1] or low == 0
     if op is c.ATOMIC_GROUP:
-        return _sequence(list(av), nocase)
+        return _sequence(list(av), nocase, wide)
     if op in (c.AT, c.ASSERT, c.ASSERT_NOT):
         return [], True  # zero-width: the first character comes from what follows
     return None  # ANY, NOT_LITERAL, CATEGORY, GROUPREF, ...
@@ -199,14 +202,19 @@ def _item(op: Any, av: Any, nocase: bool) -> tuple[Ranges, bool] | None:
 _CASE_EXTRAS = {"i": (0x130, 0x131), "k": (0x212A,), "s": (0x17F,)}
 
 
-def _literal(code: int, nocase: bool) -> Ranges | None:
+def _literal(code: int, nocase: bool, wide: bool = False) -> Ranges | None:
     """The characters a literal matches: itself, or under IGNORECASE, for an ASCII letter, its
-    two cases and the extras; None for a non-ASCII character under IGNORECASE."""
+    two cases and the extras; None for a non-ASCII character under IGNORECASE, or with ``wide``
+    every non-ASCII character and the ASCII letters whose extras hold it (`re`'s case folding
+    is symmetric)."""
     char = chr(code)
     if not nocase or (char.isascii() and not char.isalpha()):
         return [(code, code)]
     if not char.isascii():
-        return None
+        if not wide:
+            return None
+        letters = [x for x, extras in _CASE_EXTRAS.items() if code in extras]
+        return [(0x80, 0x10FFFF), *((ord(c), ord(c)) for x in letters for c in (x, x.upper()))]
     lower = char.lower()
     codes = [ord(lower), ord(lower.upper()), *_CASE_EXTRAS.get(lower, ())]
     return [(x, x) for x in codes]

@@ -1,6 +1,6 @@
 """The built-in multiple-choice presets, as data for the choice engine (`parsers.choice`).
 
-``choice/v1`` .. ``choice/v5`` are frozen once released (tests/parsers/test_golden.py pins what
+``choice/v1`` .. ``choice/v7`` are frozen once released (tests/parsers/test_golden.py pins what
 each extracts); ``choice/answer-colon-first`` and ``choice/letter-boundary`` mimic common
 evaluation-framework conventions, for comparison in `make accuracy`, `diff` and audits.
 
@@ -12,6 +12,7 @@ The module is data, one block per version, hence its length.
 from __future__ import annotations
 
 import itertools
+import re
 import unicodedata
 
 from answer_audit.parsers.choice import ChoicePreset
@@ -578,6 +579,237 @@ CHOICE_V6 = ChoicePreset(
     ),
     think=True,
     masks=_V6_MASKS,
+    scripts=True,
+    invisible=True,
+    turns=_V5_TURNS,
+    replies=_V5_REPLIES,
+    terminal=True,
+)
+
+# ---------------------------------------------------------------------------- choice/v7
+# choice/v6 with the classes its held-out misses belong to read as classes:
+# - a value mapped to an option ("..., which corresponds to option A", "matching (B)");
+# - superlative verdicts after the choice ("Choice C best fits", "D most closely matches"), and
+#   option A with them, not the article ("A best describes ...", "A would be my answer");
+# - per-option verdict lists ("- C: yes", "| B | ✓ |", "D ✅"): the one option judged right,
+#   none when two are;
+# - both of two alternatives in any wrappers ("either \boxed{A} or \boxed{C}") dropped;
+# - Markdown code spans (`D`) blanked like other markup;
+# - an article between a Romance copula and the letter ("é a D", "es el B");
+# - answer labels in other words ("Conclusion: (B)", "Verdict: C", "Fazit: A");
+# - a concluding choice followed by its reason ("but actually it's A: ...", "That's D — ...").
+
+# A value mapped to an option: "..., which corresponds to option A", "matching choice (B)"
+# (negated mappings are _V7_EXAMPLE_CUES: "does not match option A")
+_V7_MAPPINGS = (
+    *_phrases(
+        (
+            "corresponds to ", "correspond to ", "corresponding to ", "matches ", "match ",
+            "matching ", "consistent with ", "agrees with ", "in agreement with ", "in line with ",
+            "points to ", "pointing to ",
+        ),
+        ("", "the "),
+        ("option", "choice", "answer choice", "alternative", "letter"),
+    ),
+    *_phrases(("entspricht ", "entspricht der "), ("option", "antwort")),
+    *_phrases(("corresponde a la ", "coincide con la "), ("opción", "alternativa", "respuesta")),
+    *_phrases(("corresponde à ", "corresponde a "), ("opção", "alternativa", "resposta")),
+    *_phrases(("correspond à ",), ("l'option", "l’option", "la réponse", "la proposition")),
+    *_phrases(("corrisponde ",), ("all'opzione", "all’opzione", "alla risposta")),
+    *_phrases(("sesuai dengan ",), ("pilihan", "jawaban", "opsi")),
+    *_phrases(("соответствует ",), ("варианту", "ответу")),
+)  # fmt: skip
+_V7_TRIGGERS = _nfkc(
+    (
+        *_V6_TRIGGERS,
+        *_V7_MAPPINGS,
+        # (words that open with a letter no other trigger opens with cost a try at each such
+        # letter of every text: "decision" and "nearest" only after a word that has one)
+        *_phrases(("", "final ", "my "), ("conclusion", "verdict"), (":", " :")),
+        *_phrases(("final ", "my "), ("decision",), (":", " :")),
+        *_phrases(
+            ("selected ", "chosen ", "closest "),
+            ("option", "answer", "choice", "letter", "match"),
+        ),
+        *_phrases(("best ", "closest "), ("match", "fit", "description", "explanation")),
+        *_phrases(
+            (
+                "fazit",
+                "schlussfolgerung",
+                "conclusión",
+                "conclusão",
+                "conclusione",
+                "вывод",
+                "висновок",
+                "结论",
+                "結論",
+                "결론",
+                "الخلاصة",
+                "الاستنتاج",
+                "निष्कर्ष",
+                "উপসংহার",
+            ),
+            (":", " :"),
+        ),
+    )
+)
+# "therefore" in the Romance and German answer sentences ("La bonne réponse est donc la C")
+_V7_CONNECTORS = (
+    "donc", "alors", "ainsi", "portanto", "então", "entonces", "pues", "por tanto",
+    "por lo tanto", "quindi", "dunque", "pertanto", "daher", "somit", "folglich", "deshalb",
+)  # fmt: skip
+_V7_LINK_WORDS = _V6_LINK_WORDS + "|either|" + "|".join(_V7_CONNECTORS)
+assert _V6_GAP.count(rf"\b(?:{_V6_LINK_WORDS})\b") == 1
+_V7_GAP = _V6_GAP.replace(rf"\b(?:{_V6_LINK_WORDS})\b", rf"\b(?:{_V7_LINK_WORDS})\b", 1)
+# An article after a Romance copula, before the letter: "é a D", "es el B", "sarà la C".
+_V7_COPULAS = ("é", "es", "est", "è", "foi", "era", "será", "sería", "seria", "sarà", "sarebbe")
+_V7_ARTICLE = (
+    "(?:"
+    + "|".join(rf"(?<=\b{w}{end})" for w in (*_V7_COPULAS, *_V7_CONNECTORS) for end in (" ", ", "))
+    + r")(?:a|o|el|la|le|il)[ \t]++(?=[{K}](?![{W}]))"
+)
+# "item" and "inciso" name an option in Portuguese and Spanish exams ("é o item C")
+_V7_OPTION_WORDS = _OPTION_WORDS + "|item|inciso"
+assert _V5_WRAP.endswith(")*+") and _V5_WRAP.count(_OPTION_WORDS) == 2
+_V7_WRAP = _V5_WRAP.replace(_OPTION_WORDS, _V7_OPTION_WORDS)[:-3] + "|" + _V7_ARTICLE + ")*+"
+assert _V5_AFTER_TRIGGER.endswith("))?")
+# more adjectives after the answer word ("a resposta certa é", "la risposta giusta è")
+_V7_AFTER_TRIGGER = (
+    _V5_AFTER_TRIGGER[:-3] + "|certa|certo|exata|exacta|esatta|giusta|juste|exacte))?"
+)
+_V7_TRIGGER = "{TRIGGER}" + _V7_AFTER_TRIGGER
+_V7_ANSWER_STATEMENT = _V7_TRIGGER + _V7_GAP + _V7_WRAP + "{T}" + _NOT_FORMULA
+# A letter that names an option (as _V5_LABEL_LINE reads it): no digit, no ordinal.
+_V7_LETTER = r"((?<![{W}])[{A}](?![{W}]))"
+# Verdicts in superlatives after the choice ("C best fits", "D most closely matches").
+_V7_SUPERLATIVE = (
+    r"(?:best|most (?:accurately|closely|appropriately|directly|fully|clearly|precisely)) "
+    r"(?:fits|matches|describes|explains|answers|reflects|captures|completes|summari[sz]es"
+    r"|represents|identifies|characteri[sz]es|expresses|addresses|satisfies|supports"
+    r"|illustrates|defines|applies)\b|comes? (?:the )?closest\b|is (?:the )?closest\b"
+)
+assert _V6_CHOICE_THEN_VERDICT.count("(?:w(?:ould|ill) be my|") == 1
+_V7_CHOICE_THEN_VERDICT = (
+    _V6_CHOICE_THEN_VERDICT.replace(
+        "(?:w(?:ould|ill) be my|", "(?:w(?:ould|ill) be my|most |comes? |", 1
+    )[:-1]
+    + "|"
+    + _V7_SUPERLATIVE
+    + ")"
+)
+# Option A, not the article, before a verdict ("A best fits", "A would be my answer").
+_V7_NOT_ARTICLE = (
+    _V7_SUPERLATIVE,
+    r"(?:w(?:ould|ill) be my|(?:fits|works|matches) best|is the only (?:one|option|choice))\b",
+)
+# A value mapped to an option without the option word, at the end of a line: "..., which
+# matches (B)." (with the option word, the mapping phrases are triggers: _V7_MAPPINGS)
+_V7_MAP_VERBS = (
+    r"\b(?:correspond(?:s|ing)?(?: exactly| directly)? to|match(?:es|ing)?|consistent with"
+    r"|agree(?:s|ing)? with|in (?:line|agreement) with|lines? up with|point(?:s|ing)? to"
+    r"|entspricht|corresponde (?:a|à)|correspond à|corrisponde a|sesuai dengan|соответствует)"
+    r"|对应于?|對應於?"
+)
+# (the verb first, then what must not stand before it: most positions fail at the verb)
+_V7_MAPS = (
+    rf"(?=(?:{_V7_MAP_VERBS}))(?<!\bnot )(?<!n't )(?<!n’t )(?<!\bno )(?<!never )(?<!fails to )"
+    rf"(?<!failed to )(?:{_V7_MAP_VERBS})"
+)
+_V7_MAPPED_FINAL = (
+    _V7_MAPS
+    + r"[ \t]*(?:the[ \t]+)?[(\[（*]*"
+    + _V7_LETTER
+    + r"[)\]）*]*(?=[ \t]*+[.!。！]?[ \t]*+(?:\n|$))"
+)
+# A concluding choice followed by its reason: "but actually it's A: ...", "That's D — ...".
+# The letter first (a class `re` skips to by itself; group 1 is read back by a lookbehind),
+# then the reason after it, then what stands before it (lookbehinds of one width each).
+_V7_CONCLUDERS = (
+    "it's ", "it’s ", "it is ", "must be ", "has to be ", "should be ", "that's ", "that’s ",
+    "that is ", "so ", "so, ", "thus ", "thus, ", "hence ", "hence, ", "therefore ",
+    "therefore, ",
+)  # fmt: skip
+_V7_CONCLUDING_REASON = (
+    r"[{A}](?<![{W}][{A}])(?![{W}])"
+    # (possessive: a long run of spaces after a letter is read once, not once per split)
+    + r"(?=[)）*]*+[ \t]*+(?:[:;—–]|-[ \t]|,?[ \t]*+(?:because|since|as|given|for|pois|porque"
+    r"|weil|car|perché)\b|,?[ \t]*+因为))(?:"
+    + "|".join(
+        rf"(?<=\b{re.escape(said + wrap)}[{{A}}])"
+        for said in _V7_CONCLUDERS
+        for wrap in ("", "(", "（", "*", "**", "option ", "choice ")
+    )
+    + r")(?<=([{A}]))"
+)
+# A per-option verdict line: group 1 the choice, group 2 a positive verdict.
+_V7_YES = (
+    r"yes|true|correct|right|valid|✓|✔|✅|☑|🗸|○|◯|是|对|對|正确|正確|正しい|正解|sí|si|oui|ja"
+    r"|richtig|wahr|vrai|verdadeiro|verdadero|vero|corrett[ao]|corret[ao]|correct[ao]|benar"
+    r"|ndiyo|sahihi|evet|doğru|да|верно|правильно|đúng|نعم|صحيح|हाँ|सही|হ্যাঁ|সঠিক|예|맞음"
+)
+_V7_NO = (
+    r"no|false|incorrect|wrong|invalid|✗|✘|❌|❎|×|否|错|錯|不正确|不對|不对|誤り|誤|いいえ|nein"
+    r"|falsch|non|faux|falso|falsa|errad[ao]|incorrect[ao]|sbagliat[ao]|salah|hapana|si sahihi"
+    r"|hayır|yanlış|нет|неверно|sai|لا|خطأ|नहीं|गलत|না|ভুল|아니오|틀림"
+)
+_V7_VERDICT_LINE = (
+    r"^[ \t>*_\-•·+|]*+(?:(?:option|choice|statement)[ \t]+)?[(\[（【]?"
+    r"((?<![{W}])[{K}](?![{W}]))[)\]）】]?[*_]*[ \t]*"
+    r"(?:[:：\-–—|=→][ \t*_]*|[.)][ \t]+|(?=[✓✔✅☑🗸○◯✗✘❌❎×]))"
+    rf"(?:({_V7_YES})|(?:{_V7_NO}))(?![a-z])(?![ \t]*\?)"
+)
+_V7_EXAMPLE_CUES = (
+    *_V5_EXAMPLE_CUES,
+    # a mapping denied: "does not match option A", "x never corresponds to choice B"
+    r"(?:\bnot|\bnever|n't|n’t|\bfails? to|\bfailed to)\s++(?:[a-z]++\s++)?(?:correspond(?:s|ing)?"
+    r"|match(?:es|ing)?|agree(?:s|ing)?|(?:is |are |being )?consistent|lines? up|point(?:s|ing)?"
+    r"|give(?:s)?|yield(?:s)?|lead(?:s)?)\s++(?:(?:to|with)\s++)?(?:the\s++)?(?:option|choice"
+    r"|answer|alternative|letter)",
+)
+_V7_MASKS = (
+    *_V6_MASKS,
+    # Markdown code fences (with their language tag) and code spans: markup, like the brackets
+    r"(?<![^\n])[ \t]*`{3,}[\w+\-]*[ \t]*(?=\n|\Z)",
+    r"`+",
+)
+
+CHOICE_V7 = ChoicePreset(
+    "choice/v7",
+    (
+        ChoiceStep(
+            "statements",
+            "answer-statement",
+            patterns=(
+                _V7_ANSWER_STATEMENT,
+                _V7_CHOICE_THEN_VERDICT,
+                _V5_ORDINAL_VERDICT,
+                _V5_LEFT,
+                _V5_CONTINUATION,
+                _V6_LEAD_REASON,
+                _V7_CONCLUDING_REASON,
+            ),
+            line_final=(_V5_CONCLUDING, _V5_LABEL_LINE, _V7_MAPPED_FINAL),
+            triggers=_V7_TRIGGERS,
+            negations=_V6_SUBJECT + _V5_NEGATIONS,
+            ignore=_V7_EXAMPLE_CUES,
+            stops=_V5_NEXT_QUESTION,
+            bare=True,
+            conditionals=_V5_CONDITIONALS,
+            doubts=_V5_DOUBTS,
+            verdict_lines=(_V7_VERDICT_LINE,),
+            pair_alternatives=True,
+            not_article=_V7_NOT_ARTICLE,
+        ),
+        ChoiceStep(
+            "option-text",
+            "option-text",
+            triggers=_V7_TRIGGERS,
+            patterns=(_V7_TRIGGER + _V7_GAP,),
+            negations=_V5_NEGATIONS,
+        ),
+    ),
+    think=True,
+    masks=_V7_MASKS,
     scripts=True,
     invisible=True,
     turns=_V5_TURNS,
