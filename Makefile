@@ -44,12 +44,14 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/scan.py
 	$(BIN)/python benchmarks/hostile.py
 	$(BIN)/python benchmarks/ratios.py
+	$(BIN)/python benchmarks/choice_ratios.py
 	$(BIN)/python benchmarks/run.py
 
 bench-full: $(STAMP)
 	$(BIN)/python benchmarks/scan.py
 	$(BIN)/python benchmarks/hostile.py
 	$(BIN)/python benchmarks/ratios.py
+	$(BIN)/python benchmarks/choice_ratios.py
 	$(BIN)/python benchmarks/run.py --full
 	$(BIN)/python benchmarks/ray_engine.py --rows 10000000
 
