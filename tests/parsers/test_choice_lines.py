@@ -6,8 +6,7 @@ from __future__ import annotations
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from answer_audit.parsers.choice import _lines
-from answer_audit.parsers.choice_lines import lines_holding
+from answer_audit.parsers.choice_lines import lines_holding, split_lines
 
 _PIECES = st.sampled_from(
     ["answer", "answ", "er", "Answer: B", "回答", "回", "答", "正解は", "b", "a", "7", " ", "  ",
@@ -33,7 +32,7 @@ _TRIGGERS = st.lists(
 def test_the_lines_holding_a_trigger_are_those_each_line_says(
     text: str, triggers: tuple[str, ...]
 ) -> None:
-    lines = _lines(text)
+    lines = split_lines(text)
     expected = [(o, x) for o, x in reversed(lines) if any(t in x for t in triggers)]
     assert list(lines_holding(lines, text, triggers)) == expected
 
@@ -55,7 +54,7 @@ def test_each_trigger_is_searched_for_across_the_text_once() -> None:
     # nowhere: each search must go on from the last one, not start again from the line read
     text = _CountingText("これは説明です。\n回答：わかりません\n" * 2000)
     triggers = ("answer", "回答", "正解は")
-    lines = _lines(text)
+    lines = split_lines(text)
     held = list(lines_holding(lines, text, triggers))
     assert len(held) == 2000
     assert text.read <= len(triggers) * len(text) + 2 * len(held) * max(map(len, triggers))

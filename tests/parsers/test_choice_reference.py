@@ -10,7 +10,7 @@ import functools
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from answer_audit.parsers import choice, choice_statements
+from answer_audit.parsers import choice, choice_lines, choice_statements
 from answer_audit.parsers.choice_patterns import StepRegexes
 from answer_audit.parsers.presets.choice import CHOICE_V4
 
@@ -155,7 +155,7 @@ def _lines_by_splitting(text: str) -> list[tuple[int, str]]:
     st.text(alphabet=st.sampled_from([*"ab \t\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029\u3000\xa0"]))
 )
 def test_lines_are_the_stripped_non_blank_lines(text: str) -> None:
-    assert choice._lines(text) == _lines_by_splitting(text)
+    assert choice_lines.split_lines(text) == _lines_by_splitting(text)
 
 
 _ALTERNATIVE_PIECES = st.sampled_from(

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from answer_audit.extraction import NOT_FOUND, Extraction
-from answer_audit.parsers.choice_lines import lines_holding
+from answer_audit.parsers.choice_lines import first_lines, lines_holding, split_lines
 from answer_audit.parsers.choice_option_text import read_option_text
 from answer_audit.parsers.choice_patterns import (
     STEP_KINDS,
@@ -340,12 +340,15 @@ def _run_steps(
     for mask, needs in zip(compiled.masks, compiled.mask_needs, strict=True):
         if may_match(needs, norm):  # else it has no match: the text stays as it is
             norm = masked(mask, norm) if preset.scripts else mask.sub(_blank, norm)
-    lines = _lines(norm)
+    # choice/v4's steps read the text without its line list (a megabyte of one-letter lines
+    # makes half a million of them): built here only for a step that reads it
+    lines = split_lines(norm) if preset.scripts else None
     for (step, patterns), extra in zip(compiled.steps, compiled.extras, strict=True):
         decision: Decision
         if extra is not None:
             decision = _read_step(step, extra, norm, lines, compiled, options)
         else:
+            lines = split_lines(norm) if lines is None else lines
             decision = _STEP_RUNNERS[step.kind](step, patterns, norm, lines, compiled)
         if decision is None:
             continue
@@ -378,16 +381,19 @@ def _read_step(
     step: ChoiceStep,
     rx: StepRegexes,
     norm: str,
-    lines: Lines,
+    lines: Lines | None,
     compiled: _Compiled,
     options: OptionTexts | None,
 ) -> Decision:
-    """Run one ``statements`` or ``option-text`` step on the normalized (masked) text."""
+    """Run one ``statements`` or ``option-text`` step on the normalized (masked) text (``lines``:
+    its lines, or None when not built yet)."""
     letters = compiled.letters
     if step.kind == "option-text":
         if compiled.tokens is not None and options is not None:
             options = _without_end_marks(options)
-        return read_option_text(rx, norm, lines, letters, options)
+        # it asks only whether the text has more than two lines
+        few = lines if lines is not None else first_lines(norm, 3)
+        return read_option_text(rx, norm, few, letters, options)
     canon = compiled.tokens.value if compiled.tokens is not None else None
     return read_statements(step, rx, norm, lines, len(letters), canon)
 
@@ -398,17 +404,6 @@ def _without_end_marks(options: OptionTexts) -> OptionTexts:
     if isinstance(options, Mapping):
         return {k: v.rstrip().rstrip(".。") for k, v in options.items()}
     return [v.rstrip().rstrip(".。") for v in options]
-
-
-# A stripped non-blank line: from a non-space to the last non-space before a line break
-# (`str.splitlines`' breaks, each of which is whitespace, so `strip` would drop it).
-_LINE = re.compile(r"\S(?:[^\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]*\S)?")
-
-
-def _lines(norm: str) -> Lines:
-    """The non-blank lines, stripped, each with the offset of its first non-space character
-    (``splitlines`` then ``strip`` per line, as one regex scan)."""
-    return [(m.start(), m.group()) for m in _LINE.finditer(norm)]
 
 
 Hit = tuple[int, int, str] | None

@@ -5,12 +5,15 @@ The ``trigger-lines`` step (choice/v2 on) reads the lines that hold one of its t
 lines a second or so; `lines_holding` asks the text instead: the last place each trigger occurs
 before the lines already read names the next line that can hold one, so only lines that hold a
 trigger are read (tests/parsers/test_choice_lines.py compares it with asking every line).
+`split_lines` makes the line list itself; choice/v4's steps read the text without it.
 """
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from collections.abc import Iterator
+from itertools import islice
 from operator import itemgetter
 
 from answer_audit.parsers.choice_step import Lines
@@ -56,3 +59,19 @@ def lines_holding(lines: Lines, norm: str, triggers: tuple[str, ...]) -> Iterato
         if i < 0:
             return
         upper, limit = i, lines[i][0]
+
+
+# A stripped non-blank line: from a non-space to the last non-space before a line break
+# (`str.splitlines`' breaks, each of which is whitespace, so `strip` would drop it).
+LINE = re.compile(r"\S(?:[^\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]*\S)?")
+
+
+def split_lines(norm: str) -> Lines:
+    """The non-blank lines, stripped, each with the offset of its first non-space character
+    (``splitlines`` then ``strip`` per line, as one regex scan)."""
+    return [(m.start(), m.group()) for m in LINE.finditer(norm)]
+
+
+def first_lines(norm: str, count: int) -> Lines:
+    """``split_lines(norm)[:count]``, reading no further."""
+    return [(m.start(), m.group()) for m in islice(LINE.finditer(norm), count)]

@@ -6,28 +6,30 @@ first line led by one (``B) 1648``). Negated, example and alternative ("B or C")
 dropped, and so is everything after an invented next question. Then the final statement wins,
 with two exceptions that mean "no answer": the statements end in a cycle through the options
 (``a b c d a b c d ...``), or they end by enumerating every option once.
+
+Over 400 lines on purpose: finding the statements and the checks on each (negations,
+alternatives, examples, counterfactuals, verdict lists) share one compiled step and its
+helpers; choice/v4's reading in bulk and the search for long cycles are in `choice_bulk`.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
-from typing import NamedTuple
+from bisect import bisect_left
+from collections.abc import Callable, Iterator, Sequence
+from operator import itemgetter
 
+from answer_audit.parsers.choice_bulk import END as _END
+from answer_audit.parsers.choice_bulk import RULE as _RULE
+from answer_audit.parsers.choice_bulk import START as _START
+from answer_audit.parsers.choice_bulk import TOKEN as _TOKEN
+from answer_audit.parsers.choice_bulk import Found as _Found
+from answer_audit.parsers.choice_bulk import Statement as _Statement
+from answer_audit.parsers.choice_bulk import bare_in_segments, cycle_start_in_text
+from answer_audit.parsers.choice_lines import LINE, split_lines
 from answer_audit.parsers.choice_patterns import StepRegexes
 from answer_audit.parsers.choice_step import ChoiceStep, Decision, Lines, NoAnswer
 from answer_audit.text.prefilters import may_match
-
-
-class _Statement(NamedTuple):  # a tuple: a long repetitive output makes tens of thousands
-    start: int
-    end: int
-    token: str
-    rule: str
-    # A pattern's statement: its whole match, read (only if a cycle makes it matter) for
-    # whether its line says more than a label and the choice (`_says_more`).
-    said: tuple[int, int] | None = None
-
 
 # A captured token -> the choice it names (None: no choice of this set); choice/v5 compares
 # statements by choice, so "3", "c" and "the third option" are the same statement.
@@ -38,15 +40,21 @@ def read_statements(
     step: ChoiceStep,
     rx: StepRegexes,
     norm: str,
-    lines: Lines,
+    lines: Lines | None,
     n_choices: int,
     canon: Canon | None = None,
 ) -> Decision:
     """Run one ``statements`` step on the normalized (masked) text: the final statement, no
     answer (a cycle, an enumeration, or with ``doubts`` a doubt after it), or None when the
-    text makes no statement."""
+    text makes no statement. ``lines``: the text's lines, or None to read choice/v4's bare
+    lines without them in a long text (`_statements_by_segment`; the same statements)."""
     rx = rx if rx.pattern_ascii else rx.for_text(norm)  # choice/v5 reads cues locally anyway
-    found = _statements(step, rx, norm, lines, canon)
+    found: Sequence[_Statement] | None = None
+    if lines is None and len(norm) >= _BY_SEGMENT_FROM and _by_segment_reads(step, rx, canon):
+        found = _statements_by_segment(step, rx, norm)
+    if found is None:
+        lines = split_lines(norm) if lines is None else lines
+        found = _statements(step, rx, norm, lines, canon)
     split = _split_verdicts(found) if rx.verdict_line is not None else None
     decision = split or _decide(found, n_choices, norm)
     if rx.doubt is not None and found and not isinstance(decision, NoAnswer) and decision:
@@ -59,11 +67,11 @@ def read_statements(
 def _doubted(doubt: re.Pattern[str], norm: str, last: _Statement, canon: Canon | None) -> Decision:
     """No answer when, after the final statement, the output doubts it by naming another
     choice ("The answer is B. Hmm, or maybe D?")."""
-    for m in doubt.finditer(norm, last.end):
+    for m in doubt.finditer(norm, last[_END]):
         token = m.group(1) if m.re.groups else m.group()
         other = canon(token) if canon is not None else token
-        if other is not None and other != last.token:
-            return NoAnswer("doubt-no-answer", (last.start, m.end()))
+        if other is not None and other != last[_TOKEN]:
+            return NoAnswer("doubt-no-answer", (last[_START], m.end()))
     return None
 
 
@@ -75,6 +83,54 @@ def _statements(
     paired: set[int] | None = set() if step.pair_alternatives else None
     if rx.verdict_line is not None:  # first: a verdict line is read as one, whatever else matches
         _add_verdicts(rx, norm, found, canon)
+    _add_patterns(step, rx, norm, found, canon, paired)
+    for offset, line in _line_final_lines(rx, lines):
+        for pattern in rx.line_final:
+            matches = pattern.finditer(norm, offset, offset + len(line))
+            _add_matches(step, rx, norm, matches, found, canon, paired)
+    if step.bare:
+        _add_bare(rx, norm, lines, found, canon)
+    ordered = [found[k] for k in sorted(found) if not paired or k not in paired]
+    if ordered and rx.stop is not None:
+        stop = rx.stop.search(norm, ordered[0][_END])
+        if stop is not None:
+            ordered = [s for s in ordered if s[_START] < stop.start()]
+    return ordered
+
+
+def _add_bare(
+    rx: StepRegexes,
+    norm: str,
+    lines: Lines,
+    found: dict[int, _Statement],
+    canon: Canon | None,
+    lead: bool = True,
+) -> None:
+    """The lines that are one choice alone, and (``lead``: ``lines[0]`` is the text's first
+    line) a first line led by one, where no statement starts yet."""
+    for i, (offset, line) in enumerate(lines):
+        bare = rx.bare_line.fullmatch(line)
+        if bare is not None and _not_example(rx, norm, offset + bare.start(1)):
+            s = offset + bare.start(1)
+            token = bare.group(1) if canon is None else canon(bare.group(1))
+            if token is not None:
+                found.setdefault(s, (s, s + 1, token, "bare-line", None))
+        elif i == 0 and lead and (led := _lead_line(rx, lines)) is not None:
+            s = offset + led.start(1)
+            token = led.group(1) if canon is None else canon(led.group(1))
+            if token is not None:
+                found.setdefault(s, (s, s + 1, token, "lead-line", None))
+
+
+def _add_patterns(
+    step: ChoiceStep,
+    rx: StepRegexes,
+    norm: str,
+    found: dict[int, _Statement],
+    canon: Canon | None,
+    paired: set[int] | None,
+) -> None:
+    """The statements of the step's patterns over the whole text."""
     ascii_text = bool(rx.pattern_ascii) and norm.isascii()
     for i, (pattern, needs) in enumerate(zip(rx.patterns, rx.pattern_needs, strict=True)):
         if ascii_text and not rx.pattern_ascii[i]:
@@ -82,29 +138,80 @@ def _statements(
         if not may_match(_few(rx, needs), norm):
             continue  # no match anywhere in this text
         _add_matches(step, rx, norm, pattern.finditer(norm), found, canon, paired)
-    for offset, line in _line_final_lines(rx, lines):
-        for pattern in rx.line_final:
-            matches = pattern.finditer(norm, offset, offset + len(line))
-            _add_matches(step, rx, norm, matches, found, canon, paired)
-    if step.bare:
-        for i, (offset, line) in enumerate(lines):
-            bare = rx.bare_line.fullmatch(line)
-            if bare is not None and _not_example(rx, norm, offset + bare.start(1)):
-                s = offset + bare.start(1)
-                token = bare.group(1) if canon is None else canon(bare.group(1))
-                if token is not None:
-                    found.setdefault(s, _Statement(s, s + 1, token, "bare-line"))
-            elif i == 0 and (lead := _lead_line(rx, lines)) is not None:
-                s = offset + lead.start(1)
-                token = lead.group(1) if canon is None else canon(lead.group(1))
-                if token is not None:
-                    found.setdefault(s, _Statement(s, s + 1, token, "lead-line"))
-    ordered = [found[k] for k in sorted(found) if not paired or k not in paired]
-    if ordered and rx.stop is not None:
-        stop = rx.stop.search(norm, ordered[0].end)
+
+
+# ------------------------------------------------------------------- bare lines in bulk (v4)
+# (`choice_bulk`: the text read by "\n"-segment, each distinct one once)
+
+
+# From this many characters on, choice/v4 reads by segment (shorter texts: line by line, as
+# fast, without the segments' bookkeeping).
+_BY_SEGMENT_FROM = 8192
+
+
+def _by_segment_reads(step: ChoiceStep, rx: StepRegexes, canon: Canon | None) -> bool:
+    """Whether `_statements_by_segment` reads this step (choice/v4's kind: no later option)."""
+    ignore = rx.ignore
+    return (
+        step.bare
+        and canon is None
+        and not rx.line_final
+        and rx.verdict_line is None
+        and not step.pair_alternatives
+        and rx.clause is None
+        and (ignore is None or (type(ignore) is re.Pattern and "(?<" not in ignore.pattern))
+    )
+
+
+def _statements_by_segment(step: ChoiceStep, rx: StepRegexes, norm: str) -> _Found | None:
+    """`_statements` without the line list (None: a first line led by a choice, which counts
+    the text's enumerated lines; the caller reads the lines)."""
+    first = LINE.search(norm)
+    head_end = len(norm) if first is None else norm.find("\n", first.start())
+    head_end = len(norm) if head_end < 0 else head_end
+    head = [(m.start(), m.group()) for m in LINE.finditer(norm, 0, head_end)]
+    if head:
+        offset, line = head[0]
+        bare = rx.bare_line.fullmatch(line)
+        is_bare = bare is not None and _not_example(rx, norm, offset + bare.start(1))
+        if not is_bare and rx.lead_line.match(line) is not None:
+            return None
+    found: dict[int, _Statement] = {}
+    _add_patterns(step, rx, norm, found, None, None)
+    bare_found: dict[int, _Statement] = {}
+    _add_bare(rx, norm, head, bare_found, None)  # no lead line: checked above
+    starts = list(bare_found)
+    tokens = [s[_TOKEN] for s in bare_found.values()]
+    if head_end < len(norm):
+        more_starts, more_tokens = bare_in_segments(
+            norm, head_end + 1, rx.bare_line, lambda lines: _bare_of(rx, norm, lines)
+        )
+        starts += more_starts
+        tokens += more_tokens
+    extra = found  # (`bare_found` holds bare lines only: no lead line, checked above)
+    if found and not starts:
+        starts = sorted(found)
+        tokens = list(map(itemgetter(_TOKEN), map(found.__getitem__, starts)))
+    elif found:  # a pattern's statement wins where a bare line's starts
+        token_at = dict(zip(starts, tokens, strict=True))
+        token_at.update(zip(found, map(itemgetter(_TOKEN), found.values()), strict=True))
+        starts = sorted(token_at)
+        tokens = list(map(token_at.__getitem__, starts))
+    if starts and rx.stop is not None:
+        head_stmt = extra.get(starts[0])
+        stop = rx.stop.search(norm, starts[0] + 1 if head_stmt is None else head_stmt[_END])
         if stop is not None:
-            ordered = [s for s in ordered if s.start < stop.start()]
-    return ordered
+            keep = bisect_left(starts, stop.start())
+            del starts[keep:], tokens[keep:]
+            extra = {k: v for k, v in extra.items() if k < stop.start()}
+    return _Found(starts, tokens, extra)
+
+
+def _bare_of(rx: StepRegexes, norm: str, lines: Lines) -> list[tuple[int, str]]:
+    """The bare-line statements (start, token) of some lines after the text's first."""
+    found: dict[int, _Statement] = {}
+    _add_bare(rx, norm, lines, found, None, lead=False)
+    return [(s[_START], s[_TOKEN]) for s in found.values()]
 
 
 # choice/v5 checks a pattern's needed strings only when they are few: each is a scan of the
@@ -128,23 +235,44 @@ def _add_matches(
     paired: set[int] | None = None,
 ) -> None:
     """The statements among a pattern's matches (keyed by where their token starts); with
-    ``paired``, also where the second of two alternatives starts."""
+    ``paired``, also where the second of two alternatives starts.
+
+    A match's token is a statement unless negated, one of alternatives, an example or (v5) a
+    counterfactual; the checks are written out here, once per match (a long repetitive output
+    makes a hundred thousand matches, and calls cost more than most checks)."""
+    negation, after, before = rx.negation, rx.after_alternative, rx.before_alternative
+    search_before = type(before) is not re.Pattern  # (`_may_end_alternatives`)
+    pair, rule, ignore, conditional = paired is not None, step.rule, rx.ignore, rx.conditional
+    g = -1  # the group that captures the token: 1, or the whole match (0) in a pattern without
     for m in matches:
-        g = 1 if m.re.groups else 0
+        if g < 0:  # (every match comes from one pattern)
+            g = 1 if m.re.groups else 0
         start, end = m.span(g)
         if start < 0:
             continue  # the group took no part (a preset file's alternative groups)
-        token = m.group(g) if canon is None else canon(m.group(g))
+        raw = m.group(g)  # norm[start:end]
+        token = raw if canon is None else canon(raw)
         if token is None or start in found:
             continue
-        if paired is not None and (other := rx.after_alternative.match(norm, end)) is not None:
+        if paired is not None and (other := after.match(norm, end)) is not None:
             paired.add(other.end() - 1)  # its token: one character, the pattern's last
-            continue  # (one of alternatives: no statement, as `_counts` would say)
-        if not _counts(rx, norm, start, end, paired is not None):
+            continue  # (one of alternatives: no statement, as the check below would say)
+        if raw == "a" and _is_article(norm, end) and not _option_a(rx, norm, end):
+            continue  # the article
+        if negation is not None and negation.match(norm, end):
             continue
-        if rx.conditional is not None and _conditional(rx, norm, m.start(), start, end):
+        if not pair and after.match(norm, end):
+            continue  # the first of alternatives
+        last = norm[end - 1]
+        if (last in _ALTERNATIVES_LAST or last.isspace() or search_before) and before.search(
+            norm, max(0, start - 24), end
+        ):
+            continue  # the second of alternatives
+        if ignore is not None and not _not_example(rx, norm, start):
+            continue  # an example
+        if conditional is not None and _conditional(rx, norm, m.start(), start, end):
             continue
-        found[start] = _Statement(start, end, token, step.rule, m.span())
+        found[start] = (start, end, token, rule, m.span())
 
 
 # What may follow the choice of a line-final statement: closing marks, quotes and spaces.
@@ -169,22 +297,6 @@ def _lead_line(rx: StepRegexes, lines: Lines) -> re.Match[str] | None:
     if lead is None or sum(rx.enumerated_line.match(x) is not None for _, x in lines) > 1:
         return None
     return lead
-
-
-def _counts(rx: StepRegexes, norm: str, start: int, end: int, paired: bool = False) -> bool:
-    """A pattern's token is a statement unless negated, one of alternatives, or an example
-    (``paired``: the caller has found it is not the first of alternatives)."""
-    if norm[start:end] == "a" and _is_article(norm, end) and not _option_a(rx, norm, end):
-        return False
-    if rx.negation is not None and rx.negation.match(norm, end):
-        return False
-    if not paired and rx.after_alternative.match(norm, end):
-        return False
-    if _may_end_alternatives(rx, norm[end - 1]) and rx.before_alternative.search(
-        norm, max(0, start - 24), end
-    ):
-        return False
-    return _not_example(rx, norm, start)
 
 
 # `before_alternative` ends with `$` at the statement's end, so a match's last character is the
@@ -214,9 +326,11 @@ def _says_more(norm: str, start: int, end: int) -> bool:
     """Whether the statement's line holds other words than the statement (a reason, a
     conclusion), unlike a bare label line such as ``回答（1文字のみ）: a``."""
     window = _EXAMPLE_LOOKBACK  # bounded both ways, so long lines stay linear
-    line_start = norm.rfind("\n", max(0, start - window), start) + 1 or max(0, start - window)
+    back = start - window if start > window else 0
+    line_start = norm.rfind("\n", back, start) + 1 or back
     line_end = norm.find("\n", end, end + window)
-    rest = norm[line_start:start] + norm[end : end + window if line_end < 0 else line_end]
+    after = norm[end : end + window if line_end < 0 else line_end]
+    rest = norm[line_start:start] + after if line_start < start else after
     return _ENOUGH_WORDS.match(rest) is not None
 
 
@@ -300,21 +414,21 @@ def _add_verdicts(
         return
     for start, end, token, said in rows:
         if start not in found and _not_example(rx, norm, start):
-            found[start] = _Statement(start, end, token, VERDICT_RULE, said)
+            found[start] = (start, end, token, VERDICT_RULE, said)
 
 
-def _split_verdicts(found: list[_Statement]) -> NoAnswer | None:
+def _split_verdicts(found: Sequence[_Statement]) -> NoAnswer | None:
     """No answer when the statements end in positive verdicts for different choices."""
     tokens: set[str] = set()
     first = None
     for s in reversed(found):
-        if s.rule != VERDICT_RULE:
+        if s[_RULE] != VERDICT_RULE:
             break
-        tokens.add(s.token)
+        tokens.add(s[_TOKEN])
         first = s
     if len(tokens) < 2 or first is None:
         return None
-    return NoAnswer("verdict-list-no-answer", (first.start, found[-1].end))
+    return NoAnswer("verdict-list-no-answer", (first[_START], found[-1][_END]))
 
 
 # ------------------------------------------------------------------- decisions
@@ -322,7 +436,7 @@ def _split_verdicts(found: list[_Statement]) -> NoAnswer | None:
 _MIN_CYCLE_STATEMENTS = 6
 
 
-def _decide(found: list[_Statement], n_choices: int, norm: str) -> Decision:
+def _decide(found: Sequence[_Statement], n_choices: int, norm: str) -> Decision:
     """The final statement, unless the statements end in a cycle or an enumeration.
 
     In a cycle, labelled lines (``回答: a``) are part of the cycle like bare letters; only a
@@ -331,29 +445,64 @@ def _decide(found: list[_Statement], n_choices: int, norm: str) -> Decision:
     """
     if not found:
         return None
-    tokens = [s.token for s in found]
+    tokens = found.tokens if isinstance(found, _Found) else [s[_TOKEN] for s in found]
     cycle_start = _cycle_start(tokens)
     if cycle_start is not None:
-        cycle_span = (found[cycle_start].start, found[-1].end)
-        reasoned = [s for s in found if s.said is not None and _says_more(norm, *s.said)]
-        inside = {s.token for s in reasoned if s.start >= found[cycle_start].start}
-        if len(inside) > 1 or not reasoned:
+        cycle_span = (found[cycle_start][_START], found[-1][_END])
+        said = found.said() if isinstance(found, _Found) else found
+        last, inside = _reasoned(said, norm, cycle_span[0])
+        if len(inside) > 1 or last is None:
             return NoAnswer("cycle-no-answer", cycle_span)
-        last = reasoned[-1]
-        return last.start, last.end, last.token, "answer-before-cycle"
+        return last[_START], last[_END], last[_TOKEN], "answer-before-cycle"
     tail = _distinct_tail(tokens)
+    kept = len(found)
     if n_choices >= 3 and len(tail) >= n_choices:
-        found = found[: len(found) - len(tail)]
-        if not found:
+        kept -= len(tail)
+        if not kept:
             return NoAnswer("enumeration-no-answer")
-    last = found[-1]
-    return last.start, last.end, last.token, last.rule
+    last = found[kept - 1]
+    return last[_START], last[_END], last[_TOKEN], last[_RULE]
+
+
+def _reasoned(
+    found: Sequence[_Statement], norm: str, cycle: int
+) -> tuple[_Statement | None, set[str]]:
+    """The last reasoned statement (a pattern's whose line says more) and the choices of those
+    from ``cycle`` on, read from the end: only until two choices are in the cycle's, or the
+    last one is found before it (what `_decide` asks of them all)."""
+    last = None
+    inside: set[str] = set()
+    for s in reversed(found):
+        start, _, token, _, said = s
+        if start < cycle and last is not None:
+            break
+        if said is not None and _says_more(norm, said[0], said[1]):
+            last = s if last is None else last
+            if start >= cycle:
+                inside.add(token)
+                if len(inside) > 1:
+                    break
+    return last, inside
 
 
 def _cycle_start(tokens: list[str]) -> int | None:
     """Start of the longest tail that repeats a period of 2+ different tokens, if any."""
-    best: int | None = None
     n = len(tokens)
+    if n > _LONG:
+        text = "".join(tokens)
+        if len(text) == n:  # one character each
+            return cycle_start_in_text(text, _MIN_CYCLE_STATEMENTS)
+    return _cycle_start_by_token(tokens)
+
+
+# Past this many statements, `_cycle_start` compares runs of them at once (`choice_bulk`).
+_LONG = 4096
+
+
+def _cycle_start_by_token(tokens: list[str]) -> int | None:
+    """`_cycle_start`, comparing token by token."""
+    n = len(tokens)
+    best: int | None = None
     # The final token's trailing run: inside it every period repeats, and a tail holds two
     # different tokens exactly when it reaches past it (a long "b b b ..." costs one pass).
     same = n - next((i for i in range(n - 2, -1, -1) if tokens[i] != tokens[-1]), -1) - 1
