@@ -1,5 +1,6 @@
-"""choice/v7: choice/v6's reading plus the classes v6 missed on its held-out splits, one test per
-class with its near variants and its look-alikes that are not answers; and properties of text
+"""Verdicts, mapped values, alternatives and markup (the classes choice/v7 reads beyond v6, which
+missed them on its held-out splits): one test per class with its near variants and its
+look-alikes that are not answers; and properties of text
 handling checked with hypothesis (code fences, verdict lists, appended turns, invisible
 characters).
 
