@@ -164,12 +164,13 @@ def _label_slices(
         labels = label_rows(chunk, plan, workers)
         part = rescore_partial(chunk, labels, plan)
         merged = part if merged is None else merge_rescore_partials([merged, part])
-        found = row_frame(labels.new, labels.old) if keep_rows or emit else None
-        del chunk, labels
-        if emit is not None and found is not None:
-            emit(start, found)
-        if keep_rows and found is not None:
-            labelled.append(found)
+        found = row_frame(labels.new, labels.old) if keep_rows or emit is not None else None
+        del chunk, labels  # one slice's texts held at a time, the next read after
+        if found is not None:
+            if emit is not None:
+                emit(start, found)
+            if keep_rows:
+                labelled.append(found)
         del found
     assert merged is not None
     if not keep_rows:

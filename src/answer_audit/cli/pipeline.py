@@ -84,7 +84,7 @@ def run_audit(
         settings = AuditSettings(kind=KINDS[kind].name, group_by=own_groups or groups, seed=seed,
                                  n_boot=bootstrap, max_examples=max_examples, choices=choices,
                                  compare=compare, baseline=baseline, item=item)  # fmt: skip
-        with _opened(loaded) as rows:
+        with opened_rows(loaded) as rows:
             # the library's rule, applied to the defaults only: a --scheme of the user's stays
             schemes, skipped = runnable_schemes(schemes, rows.columns,
                                                 asked={s.name for s in user_schemes})  # fmt: skip
@@ -109,9 +109,10 @@ def _finish_audit(result: AuditResult, outputs: ReportPaths, max_rows: int, spec
 
 
 @contextmanager
-def _opened(loaded: LoadedTable | StreamedTable) -> Iterator[InMemoryRows | StreamedRows]:
-    """The rows to audit (already canonical: `audit` reads them as they are); a streamed
-    table's inputs are let go of afterwards."""
+def opened_rows(loaded: LoadedTable | StreamedTable) -> Iterator[InMemoryRows | StreamedRows]:
+    """The canonical rows of what was loaded (for `audit`, and their short columns for the
+    comparison hint); a streamed table's inputs are let go of (decompressed copies removed)
+    afterwards."""
     if isinstance(loaded, LoadedTable):
         yield InMemoryRows(loaded.frame)
         return

@@ -25,6 +25,7 @@ from answer_audit.cli.options import (
     resolve_parser,
     split_list,
 )
+from answer_audit.cli.pipeline import opened_rows
 from answer_audit.parsers import PresetSet
 from answer_audit.report.html.rescore import render_rescore_html
 from answer_audit.report.json import write_json
@@ -39,9 +40,8 @@ from answer_audit.report.outputs import (
 )
 from answer_audit.report.terminal import print_notes, print_rescore, print_written
 from answer_audit.schemes.parallel import resolve_workers
-from answer_audit.sources import ColumnMap, LoadedTable
+from answer_audit.sources import ColumnMap
 from answer_audit.sources.spec import SourceSpec, load_streamed
-from answer_audit.table.lazy import StreamedTable
 
 ParserOpt = Annotated[
     str,
@@ -146,7 +146,7 @@ def rescore_cmd(
             loading, own_groups = with_compared_columns(spec, cmap, compare, item)
             # Parquet, CSV/TSV and JSON Lines: the texts are read a slice at a time
             loaded, groups = load_streamed(spec, loading)
-            with _closing(loaded), _row_writer(row_file, spec.inputs) as rows_to:
+            with opened_rows(loaded) as rows, _row_writer(row_file, spec.inputs) as rows_to:
                 step(f"rescoring with {parser}")
                 # each slice's rows are handed to the writer as they are labelled
                 result = rescore(loaded, preset, presets=preset_set, choices=choices,
@@ -154,8 +154,8 @@ def rescore_cmd(
                                  n_boot=bootstrap, seed=seed, workers=resolve_workers(workers),
                                  compare=compare, baseline=baseline, item=item,
                                  keep_rows=False, rows_to=rows_to)  # fmt: skip
-                small = loaded.frame if isinstance(loaded, LoadedTable) else loaded.rows.small
-                result = result.with_conclusions_hint(comparison_hint(spec, loaded.coverage, small))
+                hint = comparison_hint(spec, loaded.coverage, rows.small)
+                result = result.with_conclusions_hint(hint)
                 step("writing")
         _write_reports(result, engine, out_json, out_md, out_html, spec.inputs)
     if not quiet:
@@ -180,16 +180,6 @@ def _row_writer(
         return
     with writing_rows(path, inputs) as add:
         yield add
-
-
-@contextmanager
-def _closing(loaded: LoadedTable | StreamedTable) -> Iterator[None]:
-    """A streamed table's inputs let go of (decompressed copies removed) afterwards."""
-    try:
-        yield
-    finally:
-        if isinstance(loaded, StreamedTable):
-            loaded.rows.close()
 
 
 def _write_reports(

@@ -19,7 +19,7 @@ together (a compiled preset is what every step reads); the steps themselves live
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
@@ -191,20 +191,7 @@ def _compile(preset: ChoicePreset, choices: str) -> _Compiled:
     letters = choice_letters(choices)
     fill = choice_fill(letters)
     n_digits = min(len(letters), 9)
-
-    def expand(pattern: str) -> re.Pattern[str]:
-        for key, value in fill.items():
-            pattern = pattern.replace(key, value)
-        if preset.user_patterns:
-            try:
-                return compile_user_pattern(pattern)  # type: ignore[return-value]  # same interface
-            except Exception as err:  # regex.error, or too deep for it (RecursionError)
-                raise ValueError(
-                    f"preset {preset.name!r}: pattern {pattern!r} (choices {choices!r}) is not a "
-                    f"valid regular expression: {err}"
-                ) from None
-        return guarded(re.compile(pattern))  # same matches; fails fast where none can start
-
+    expand = _expander(preset, choices, fill, user=preset.user_patterns)
     steps = tuple((s, tuple(expand(p) for p in s.patterns)) for s in preset.steps)
     token_chars = frozenset(letters) | frozenset(str(i) for i in range(1, n_digits + 1))
     extras = tuple(
@@ -215,6 +202,29 @@ def _compile(preset: ChoicePreset, choices: str) -> _Compiled:
     return _Compiled(
         letters, token_chars, steps, extras, masks, tuple(map(_needs_worth_checking, masks))
     )
+
+
+def _expander(
+    preset: ChoicePreset, choices: str, fill: dict[str, str], *, user: bool
+) -> Callable[[str], re.Pattern[str]]:
+    """Compiles a pattern with ``fill``'s placeholders filled: built-in patterns guarded (same
+    matches; fails fast where none can start), a preset file's (``user``) timed, and a bad one
+    a ValueError naming the preset and the pattern."""
+
+    def expand(pattern: str) -> re.Pattern[str]:
+        for key, value in fill.items():
+            pattern = pattern.replace(key, value)
+        if not user:
+            return guarded(re.compile(pattern))
+        try:
+            return compile_user_pattern(pattern)  # type: ignore[return-value]  # same interface
+        except Exception as err:  # regex.error, or too deep for it (RecursionError)
+            raise ValueError(
+                f"preset {preset.name!r}: pattern {pattern!r} (choices {choices!r}) is not a "
+                f"valid regular expression: {err}"
+            ) from None
+
+    return expand
 
 
 # (preset id, choices) -> the preset and its compiled form: `_compile` without hashing the
@@ -239,27 +249,9 @@ def _compile_scripts(preset: ChoicePreset, choices: str) -> _Compiled:
     """A `scripts` preset (choice/v5) for one choice set: tokens in the set's own script."""
     tokens = token_set(choices)
     fill = {**tokens.fill, "{A}": "".join(c for c in tokens.fill["{K}"] if not c.isdigit())}
-
-    def filled(pattern: str) -> str:
-        for key, value in fill.items():
-            pattern = pattern.replace(key, value)
-        return pattern
-
-    def builtin(pattern: str) -> re.Pattern[str]:
-        return guarded(re.compile(filled(pattern)))
-
-    def expand(pattern: str) -> re.Pattern[str]:
-        if not preset.user_patterns:
-            return builtin(pattern)
-        source = filled(pattern)  # a preset file based on choice/v5: its patterns are timed
-        try:
-            return compile_user_pattern(source)  # type: ignore[return-value]  # same interface
-        except Exception as err:  # regex.error, or too deep for it (RecursionError)
-            raise ValueError(
-                f"preset {preset.name!r}: pattern {source!r} (choices {choices!r}) is not a "
-                f"valid regular expression: {err}"
-            ) from None
-
+    # a preset file based on choice/v5 has its patterns timed; its turns are the built-in ones
+    expand = _expander(preset, choices, fill, user=preset.user_patterns)
+    builtin = _expander(preset, choices, fill, user=False)
     steps = tuple((s, tuple(expand(p) for p in s.patterns)) for s in preset.steps)
     chars = frozenset(t for t in tokens.position if len(t) == 1)
     extras = tuple(

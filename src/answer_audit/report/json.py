@@ -19,8 +19,8 @@ def to_json(data: Any) -> str:
 
 
 def write_json(data: Any, fh: TextIO) -> None:
-    """`to_json` written to ``fh`` a piece at a time: the same text, never held whole (a
-    rescore report lists every value found, hundreds of MB for a million free-form rows)."""
+    """`to_json` written to ``fh`` a piece at a time: the same text, never held whole as one
+    string beside the data it is made from."""
     json.dump(_finite(data), fh, **_OPTIONS)
     fh.write("\n")
 
