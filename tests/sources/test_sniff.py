@@ -159,3 +159,54 @@ def test_every_command_says_it_in_one_line_and_exits_2(tmp_path: Path, command: 
         assert result.exit_code == 2, (result.stdout, result.stderr)
         assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
         assert result.stderr.startswith("error: ") and fragment in result.stderr
+
+
+# ------------------------------------------------ one JSON document on the one line of a .jsonl
+
+
+@pytest.mark.parametrize("command", [["audit", "--truth", "truth", "--label", "label"],
+                                     ["rescore", "--parser", "choice/v7", "--truth", "truth"]])  # fmt: skip
+@pytest.mark.parametrize("gz", [False, True])
+def test_records_listed_on_a_jsonl_line_name_the_json_reading(
+    tmp_path: Path, command: list[str], gz: bool
+) -> None:
+    text = json.dumps({"meta": {"model": "m"}, "samples": RECORDS}) + "\n"
+    path = tmp_path / ("one.jsonl.gz" if gz else "one.jsonl")
+    given = gzip.compress(text.encode()) if gz else text.encode()
+    path.write_bytes(given)
+    result = runner.invoke(app, [command[0], str(path), *command[1:], "-q"])
+    assert result.exit_code == 2, (result.stdout, result.stderr)
+    assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+    assert "'raw' is a field of the records listed under 'samples'" in result.stderr
+    assert result.stderr.rstrip().endswith("read it with --format json --records samples")
+    fixed = runner.invoke(app, [command[0], str(path), *command[1:], "-q",
+                                "--format", "json", "--records", "samples"])  # fmt: skip
+    assert fixed.exit_code == 0, (fixed.stdout, fixed.stderr)
+    assert path.read_bytes() == given
+
+
+@given(key=st.text(st.characters(categories=["L", "N"]), min_size=1, max_size=12),
+       column=st.sampled_from(["raw", "truth", "answer text"]))  # fmt: skip
+@settings(max_examples=40, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_the_hint_names_the_key_that_lists_the_column(tmp_path: Path, key: str, column: str) -> None:
+    from answer_audit.sources.sniff import records_inside
+
+    path = write(tmp_path / "k.jsonl", json.dumps({"n": 1, key: [{column: "A"}]}) + "\n")
+    assert records_inside(path, column) == (
+        f"; '{column}' is a field of the records listed under '{key}' on its first line: "
+        f"if the file is one JSON document, read it with --format json --records {key}"
+    )
+
+
+def test_no_hint_where_no_listed_record_holds_the_column(tmp_path: Path) -> None:
+    from answer_audit.sources.sniff import records_inside
+
+    lines = write(tmp_path / "l.jsonl", "\n".join(json.dumps(r) for r in RECORDS) + "\n")
+    nested = write(tmp_path / "n.jsonl", json.dumps({"samples": [{"text": "A"}]}) + "\n")
+    array = write(tmp_path / "a.jsonl", json.dumps(RECORDS) + "\n")
+    broken = write(tmp_path / "b.jsonl", '{"samples": [{"raw": "A"}\n')
+    for path in (lines, nested, array, broken):
+        assert records_inside(path, "raw") is None
+    assert records_inside(lines, None) is None
+    result = runner.invoke(app, ["audit", str(lines), "--raw", "text", "-q"])
+    assert result.exit_code == 2 and "records listed" not in result.stderr

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import os
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
-from contextlib import ExitStack
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +15,7 @@ from answer_audit.sources.csvfmt import checked_separator
 from answer_audit.sources.decode import compression
 from answer_audit.sources.files import detect_format, read_table
 from answer_audit.sources.frameworks import framework_map, is_framework
+from answer_audit.sources.sniff import records_inside
 from answer_audit.sources.streamed_text import stream_csv, stream_jsonl
 from answer_audit.table.canonical import (
     ColumnMap,
@@ -23,7 +24,7 @@ from answer_audit.table.canonical import (
     check_map,
     concat_frames,
 )
-from answer_audit.table.errors import SourceError
+from answer_audit.table.errors import MissingColumn, SourceError
 from answer_audit.table.lazy import (
     InputRows,
     StreamedFile,
@@ -90,7 +91,8 @@ def load_files(
             notes.append(_OWN_SOURCE.format(path=path))
         originals.append(frame if "source" in frame.columns else labelled)
         prefix = f"{source}:" if len(given) > 1 else ""
-        canonical.append(canonical_frame(labelled, used, where=str(path), id_prefix=prefix))
+        with _records_hint([Path(path)] if stats["format"] == "jsonl" else []):
+            canonical.append(canonical_frame(labelled, used, where=str(path), id_prefix=prefix))
         files.append({"source": source, **stats})
         notes += _read_notes(str(path), stats) + reader_notes
     notes += _records_key_notes(files)
@@ -128,8 +130,9 @@ def stream_files(
     sep = checked_separator(separator)
     stack = ExitStack()
     try:
-        files = _stream_each(given, [str(k) for k in kinds], cmap, skip_bad_lines, sep, stack)
-        table = None if files is None else _streamed_table(given, files, cmap, stack)
+        with _records_hint([p for p, k in zip(given, kinds, strict=True) if k == "jsonl"]):
+            files = _stream_each(given, [str(k) for k in kinds], cmap, skip_bad_lines, sep, stack)
+            table = None if files is None else _streamed_table(given, files, cmap, stack)
     except BaseException:
         stack.close()
         raise
@@ -139,6 +142,20 @@ def stream_files(
 
 
 _STREAMED = ("parquet", "csv", "jsonl")
+
+
+@contextmanager
+def _records_hint(jsonl: list[Path]) -> Iterator[None]:
+    """A missing column that the records listed on a JSON Lines file's first line hold: the
+    message adds how to read the file as the one JSON document it is (`records_inside`)."""
+    try:
+        yield
+    except MissingColumn as exc:
+        for path in jsonl:
+            hint = records_inside(path, exc.column)
+            if hint is not None:
+                raise MissingColumn(f"{exc}{hint}", exc.column, exc.role) from None
+        raise
 
 
 def _streamed_format(path: Path, fmt: str, separator: str | None) -> str | None:

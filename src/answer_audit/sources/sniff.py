@@ -51,6 +51,43 @@ def misnamed(path: Path, named: str) -> str | None:
     return None
 
 
+# Bytes of a first line read to find records listed inside it (only after a column is missing).
+_NESTED_BYTES = 8 * 1024 * 1024
+
+
+def records_inside(path: Path, column: str | None) -> str | None:
+    """A hint for a column missing from a JSON Lines file whose first line is one object
+    listing records that hold that column (``{"records": [{"raw": ...}, ...]}``): the file is
+    one JSON document, to read with ``--format json --records KEY``; None otherwise.
+
+    Example: a one-line runs.jsonl ``{"records": [{"raw": "A"}]}`` missing column ``raw`` gives
+    ``"; 'raw' is a field of the records listed under 'records' on its first line: if the file
+    is one JSON document, read it with --format json --records records"``.
+    """
+    if column is None or not path.is_file() or compression(path) in ("zip", "zstd"):
+        return None
+    try:
+        with open_text_file(path) as fh:
+            head = fh.readline(_NESTED_BYTES)
+        document = json.loads(head.decode("utf-8").removeprefix("\ufeff"))
+    except (*DECOMPRESSION_ERRORS, SourceError, ValueError):
+        return None  # unreadable, or not one whole JSON value on the first line
+    if not isinstance(document, dict):
+        return None
+    keys = [
+        key
+        for key, value in document.items()
+        if isinstance(value, list)
+        and any(isinstance(item, dict) and column in item for item in value)
+    ]
+    if not keys:
+        return None
+    return (
+        f"; '{column}' is a field of the records listed under '{keys[0]}' on its first line: "
+        f"if the file is one JSON document, read it with --format json --records {keys[0]}"
+    )
+
+
 def is_eval_log(path: Path) -> bool:
     """Whether the file is an inspect_ai .eval log (a zip archive holding its header), whatever
     its name."""
