@@ -188,7 +188,9 @@ def test_records_listed_on_a_jsonl_line_name_the_json_reading(
 @given(key=st.text(st.characters(categories=["L", "N"]), min_size=1, max_size=12),
        column=st.sampled_from(["raw", "truth", "answer text"]))  # fmt: skip
 @settings(max_examples=40, suppress_health_check=[HealthCheck.function_scoped_fixture])
-def test_the_hint_names_the_key_that_lists_the_column(tmp_path: Path, key: str, column: str) -> None:
+def test_the_hint_names_the_key_that_lists_the_column(
+    tmp_path: Path, key: str, column: str
+) -> None:
     from answer_audit.sources.sniff import records_inside
 
     path = write(tmp_path / "k.jsonl", json.dumps({"n": 1, key: [{column: "A"}]}) + "\n")
