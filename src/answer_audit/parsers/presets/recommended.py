@@ -52,7 +52,8 @@ RECOMMENDED: Mapping[str, Recommendation] = MappingProxyType(
                 "number",
                 "number/v2",
                 "numeric",
-                "98.4% of 123 held-out corpus cases (number/v1 77.2%)",
+                "98.3% of 174 outputs written and labelled blind (number/v1 76.4%) and 98.4% of "
+                "123 held-out corpus cases (number/v1 77.2%)",
             ),
             Recommendation(
                 "json",
