@@ -56,6 +56,25 @@ def _blocks(path: Path, languages: tuple[str, ...]) -> list[tuple[int, str, str]
     ]
 
 
+# ------------------------------------------------------------- recommended presets
+
+
+_FAMILY_ROWS = {"multiple choice": "choice", "free text": "freeform", "a final number": "number",
+                "a JSON field": "json"}  # fmt: skip
+
+
+@pytest.mark.parametrize("page", [README, DOCS / "presets.md"], ids=_name)
+def test_which_preset_to_use_names_the_recommended_ones(page: Path) -> None:
+    from answer_audit.parsers.presets.recommended import RECOMMENDED
+
+    named = {}
+    for line in page.read_text(encoding="utf-8").splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) >= 3 and cells[0] in _FAMILY_ROWS:
+            named[_FAMILY_ROWS[cells[0]]] = re.findall(r"`([a-z_]+/[a-z0-9_/]+)`", cells[1])[0]
+    assert named == {family: r.preset for family, r in RECOMMENDED.items()}
+
+
 # ---------------------------------------------------------------- generated pages
 
 

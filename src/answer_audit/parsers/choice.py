@@ -102,6 +102,9 @@ class ChoicePreset:
     turns: tuple[str, ...] = ()
     replies: tuple[str, ...] = ()
     terminal: bool = False  # the terminal-answer rule first (`choice_terminal`)
+    # choice/v8: line starts (in the raw text's case) that, before the terminal answer line, send
+    # the text to the full reading: the new-item headers its statements step stops at (`Passage:`)
+    terminal_stops: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         (script_choices if self.scripts else validated_choices)(self.choices)
@@ -127,11 +130,17 @@ class ChoicePreset:
                 "otherwise keep the text after the last closing delimiter (`</think>`, ...)"
             )
         if self.terminal:
+            stops = (
+                f" and no line before it starts a new item ({len(self.terminal_stops)} header "
+                "patterns)"
+                if self.terminal_stops
+                else ""
+            )
             pre.insert(
                 0,
                 "`final-answer-line`: the output ends with a plain answer line and nothing before "
                 "it moves the answer region or names another choice in an answer line "
-                "(`choice_terminal`); else the rules below",
+                f"(`choice_terminal`){stops}; else the rules below",
             )
         if self.scripts:
             pre.append(
@@ -304,9 +313,30 @@ def _to_choice(token: str | None, letters: str) -> str | None:
 def _run(preset: ChoicePreset, text: str, choices: str, options: OptionTexts | None) -> Extraction:
     if preset.terminal and (rule := terminal_rule(choices)) is not None:
         found = rule.answer(text)
-        if found is not None:
+        if found is not None and not _stopped_before(preset.terminal_stops, text, found[0]):
             return Extraction(found[2], TERMINAL_RULE, (found[0], found[1]))
     return budgeted(lambda: _run_steps(preset, text, choices, options), timed=preset.user_patterns)
+
+
+def _stopped_before(stops: tuple[str, ...], text: str, end: int) -> bool:
+    """Whether a line of ``text`` before the line holding ``end`` starts with one of ``stops``
+    (choice/v8's new-item headers): then the terminal answer line may belong to an invented
+    item. Costs a skip from newline to newline (`re` finds a literal first character at once)."""
+    if not stops:
+        return False
+    end = text.rfind("\n", 0, end)
+    if end < 0 or (text.find(":", 0, end) < 0 and text.find("：", 0, end) < 0):
+        return False  # the answer line is the first line, or no header's colon comes before it
+    first, later = _stop_lines(stops)
+    return first.match(text, 0, end) is not None or later.search(text, 0, end) is not None
+
+
+@lru_cache(maxsize=8)
+def _stop_lines(stops: tuple[str, ...]) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """The header patterns at the text's start, and after a newline (as written: the raw text,
+    not lowercased; a preset lists the casings it reads)."""
+    body = r"[ \t*#>]*+(?:" + "|".join(f"(?:{s})" for s in stops) + ")"
+    return re.compile(body), re.compile("\n" + body)
 
 
 def _run_steps(

@@ -72,6 +72,9 @@ class StepRegexes:
     # choice/v7 (`ChoiceStep.verdict_lines`, `ChoiceStep.not_article`): None for older presets
     verdict_line: re.Pattern[str] | None = None
     not_article: re.Pattern[str] | None = None
+    # choice/v8 (`ChoiceStep.table_answers`, `ChoiceStep.undecided`): None for older presets
+    table_header: re.Pattern[str] | None = None
+    undecided: re.Pattern[str] | None = None
 
     def for_text(self, norm: str) -> StepRegexes:
         """These regexes for one text, without the cue patterns that have no match anywhere in
@@ -89,7 +92,7 @@ class StepRegexes:
         return self._variants[idle]
 
 
-_CUES = ("negation", "ignore", "stop", "conditional", "doubt")
+_CUES = ("negation", "ignore", "stop", "conditional", "doubt", "undecided")
 
 
 NEGATION_TEMPLATE = r"[\s\"'”’」』)\]）】*_$}}]*(?:{})"  # right after the choice
@@ -239,6 +242,7 @@ def _compile_script_step(
     # (a preset file cannot set these: they are choice/v5's own, one pattern each way)
     conditional = _either(step.conditionals, expand)
     doubt = _either(step.doubts, expand)
+    undecided = _either(step.undecided, expand)
     built = _with_triggers(step.patterns, step.triggers, expand)
     patterns = tuple(p for p, _ in built)
     return StepRegexes(
@@ -263,12 +267,16 @@ def _compile_script_step(
         doubt=doubt,
         verdict_line=_either(step.verdict_lines, expand),
         not_article=_either(step.not_article, expand, r"[ \t]++(?:{})"),
+        # (read with fullmatch on one header cell, its markup and spaces stripped)
+        table_header=_either(step.table_answers, expand),
+        undecided=undecided,
         needs={
             "negation": needed_strings(negation),
             "ignore": needed_strings(ignore),
             "stop": needed_strings(stop),
             "conditional": needed_strings(conditional),
             "doubt": needed_strings(doubt),
+            "undecided": needed_strings(undecided),
         },
         pattern_needs=tuple(map(needed_strings, patterns)),
     )

@@ -64,6 +64,58 @@ ORDINAL_TOKEN = (
 )
 
 
+# choice/v8: a position in words in more languages ("option number two", "la segunda opción",
+# "die dritte Antwort", "第二个选项", "最后一个", "2番目"), read by `position_index`.
+_POSITION_WORDS: dict[str, int] = {
+    **{w: i for i, w in enumerate(ORDINALS)},
+    **{w: i for i, w in enumerate(("1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th", "9th"))},
+    **{w: i for i, w in enumerate(("one", "two", "three", "four", "five", "six", "seven", "eight",
+                                   "nine", "ten"))},
+    **{w: i for i, w in enumerate(("uno", "dos", "tres", "cuatro", "cinco"))},
+    **{w: i for i, w in enumerate(("um", "dois", "três", "quatro"))},
+    **{f"{stem}{end}": i
+       for i, stems in enumerate((("primer", "primeir", "prim"), ("segund", "second"),
+                                  ("tercer", "terceir", "terz"), ("cuart", "quart"), ("quint",)))
+       for stem in stems for end in ("a", "o")},
+    "primer": 0, "tercer": 2,
+    **{w: i for i, w in enumerate(("première", "deuxième", "troisième", "quatrième", "cinquième"))},
+    "premier": 0, "premiere": 0, "seconde": 1, "deuxieme": 1, "troisieme": 2, "quatrieme": 3,
+    **{f"{stem}{end}": i
+       for i, stem in enumerate(("erst", "zweit", "dritt", "viert", "fünft"))
+       for end in ("e", "en", "er", "es")},
+}  # fmt: skip
+_LAST_WORDS = frozenset(
+    ("last", "última", "último", "ultima", "ultimo", "dernière", "dernier", "derniere",
+     "letzte", "letzten", "letzter", "letztes", "最后", "最後")
+)  # fmt: skip
+_HAN_DIGITS = {c: i for i, c in enumerate("一二三四五六七八九十")}
+_POSITION_PARTS = re.compile(
+    r"第([一二三四五六七八九十]|[1-9])|([1-9一二三四五六七八九])番目|最[后後]|[^\W\d_]+|\d+\w*"
+)
+
+
+def position_index(phrase: str, n: int) -> int | None:
+    """The 0-based option a phrase naming a position points to among ``n`` (None: none, or
+    beyond the set): its first position word ("second", "dos", "dritte", 第二, 2番目, "last").
+
+    >>> position_index("option number two", 4), position_index("最后一个", 4)
+    (1, 3)
+    """
+    for m in _POSITION_PARTS.finditer(phrase.lower()):
+        han = m.group(1) or m.group(2)
+        word = m.group()
+        if han is not None:
+            index = int(han) - 1 if han.isdigit() else _HAN_DIGITS[han]
+        elif word in _LAST_WORDS:
+            index = n - 1
+        else:
+            index = _POSITION_WORDS.get(word, -1)
+            if index < 0:
+                continue
+        return index if 0 <= index < n else None
+    return None
+
+
 def script_choices(value: str) -> str:
     """The option labels ``value`` lists, lowercased, one character each (separated by commas
     or spaces, or not at all); ValueError for none, or for two labels that read the same.
@@ -109,6 +161,8 @@ class TokenSet:
         if index is None and token[:1].isalpha() and " " in token:
             word = token.split()[0]
             index = len(self.labels) - 1 if word == "last" else self.position.get(word)
+        if index is None and len(token) > 1:  # choice/v8's positions in more words and scripts
+            index = position_index(token, len(self.labels))
         return self.labels[index] if index is not None else None
 
 

@@ -61,7 +61,18 @@ def read_statements(
         doubted = _doubted(rx.doubt, norm, found[-1], canon)
         if doubted is not None:
             return doubted
+    if rx.undecided is not None and found and not isinstance(decision, NoAnswer) and decision:
+        end = found[-1][_END]
+        undecided = rx.undecided.search(norm, end, end + _UNDECIDED_WITHIN)
+        if undecided is not None:
+            return NoAnswer(UNDECIDED_RULE, (found[-1][_START], undecided.end()))
     return decision
+
+
+UNDECIDED_RULE = "undecided-no-answer"
+# choice/v8 reads indecision this close after the final statement (characters): it says so
+# right after naming its last choice, and a bounded search keeps long outputs linear.
+_UNDECIDED_WITHIN = 600
 
 
 def _doubted(doubt: re.Pattern[str], norm: str, last: _Statement, canon: Canon | None) -> Decision:
@@ -83,6 +94,8 @@ def _statements(
     paired: set[int] | None = set() if step.pair_alternatives else None
     if rx.verdict_line is not None:  # first: a verdict line is read as one, whatever else matches
         _add_verdicts(rx, norm, found, canon)
+    if rx.table_header is not None and "|" in norm:
+        _add_table_answers(rx, norm, lines, found, canon)
     _add_patterns(step, rx, norm, found, canon, paired)
     for offset, line in _line_final_lines(rx, lines):
         for pattern in rx.line_final:
@@ -429,6 +442,80 @@ def _split_verdicts(found: Sequence[_Statement]) -> NoAnswer | None:
     if len(tokens) < 2 or first is None:
         return None
     return NoAnswer("verdict-list-no-answer", (first[_START], found[-1][_END]))
+
+
+# ------------------------------------------------------------------- answer columns (v8)
+
+TABLE_RULE = "table-answer"
+_SEPARATOR_CHARS = frozenset("|-: \t")
+# What a header cell may hold around its name: markup, a colon, a parenthetical ("(letter)").
+_HEADER_MARKUP = re.compile(r"[*_`]+|\s*[:：]\s*$|\s*[(（][^()（）]*[)）]\s*$")
+
+
+def _add_table_answers(
+    rx: StepRegexes, norm: str, lines: Lines, found: dict[int, _Statement], canon: Canon | None
+) -> None:
+    """The cells of a Markdown table's answer column ("| Question | Answer |", then a separator
+    row, then "| 1 | B |"): each that holds one choice alone is a statement, when they all name
+    the same choice (a column answering several questions picks none). Read line by line once."""
+    assert rx.table_header is not None
+    i = 1
+    while i < len(lines):
+        row = lines[i][1]
+        if "-" not in row or "|" not in row or not _SEPARATOR_CHARS.issuperset(row):
+            i += 1
+            continue
+        column = _answer_column(rx.table_header, lines[i - 1][1])
+        i += 1
+        if column is None:
+            continue
+        cells: list[_Statement] = []
+        while i < len(lines) and "|" in lines[i][1]:
+            offset, line = lines[i]
+            cell = _cell(line, column)
+            if cell is not None:
+                start, text = cell
+                bare = rx.bare_line.fullmatch(text)
+                if bare is not None:
+                    token = bare.group(1) if canon is None else canon(bare.group(1))
+                    s = offset + start + bare.start(1)
+                    if token is not None:
+                        cells.append((s, s + len(bare.group(1)), token, TABLE_RULE, None))
+            i += 1
+        if len({c[_TOKEN] for c in cells}) == 1:
+            for c in cells:
+                found.setdefault(c[_START], c)
+
+
+def _cells(line: str) -> list[tuple[int, str]]:
+    """The cells of a table row, each with where it starts in the line (outer bars dropped)."""
+    body_start = 1 if line.startswith("|") else 0
+    body_end = len(line) - 1 if line.endswith("|") and len(line) > body_start else len(line)
+    cells = []
+    at = body_start
+    for part in line[body_start:body_end].split("|"):
+        cells.append((at, part))
+        at += len(part) + 1
+    return cells
+
+
+def _answer_column(header: re.Pattern[str], row: str) -> int | None:
+    """The index of the answer column of a header row, or None (no cell, or two, name one)."""
+    names = [_HEADER_MARKUP.sub("", cell).strip() for _, cell in _cells(row)]
+    columns = [i for i, name in enumerate(names) if name and header.fullmatch(name)]
+    return columns[0] if len(columns) == 1 else None
+
+
+def _cell(line: str, column: int) -> tuple[int, str] | None:
+    """The stripped text of one cell of a row and where it starts in the line (None: no cell)."""
+    cells = _cells(line)
+    if column >= len(cells):
+        return None
+    at, text = cells[column]
+    stripped = text.strip()
+    if not stripped:
+        return None
+    return at + text.index(stripped), stripped
 
 
 # ------------------------------------------------------------------- decisions

@@ -70,6 +70,13 @@ class ChoiceStep:
     # choice/v7: what, right after a token "a", makes it option A rather than the English
     # article ("A best fits", "A would be my answer")
     not_article: tuple[str, ...] = ()
+    # choice/v8 (off for older presets): the headers of a Markdown table's answer column
+    # ("Answer", "Final answer", 答案), read as one pattern on a header cell; the cells under
+    # it that hold one choice are statements, when they all name the same one
+    table_answers: tuple[str, ...] = ()
+    # choice/v8: explicit indecision after the final statement ("I cannot decide between
+    # them", "I'm torn between C and D"): no answer
+    undecided: tuple[str, ...] = ()
 
     def describe(self) -> str:
         """The step as one line of the preset's rules (for docs and `parsers`)."""
@@ -125,7 +132,18 @@ class ChoiceStep:
         )
         if self.pair_alternatives:
             v7 += "; both of two alternatives ('X or Y', in any wrappers) are dropped"
-        return self._describe_v4_statements(lines) + v5 + v7
+        v8 = (
+            f"; `table-answer`: the one choice in the cells of a Markdown table's answer column "
+            f"({len(self.table_answers)} header patterns)"
+            if self.table_answers
+            else ""
+        )
+        if self.undecided:
+            v8 += (
+                f"; `undecided-no-answer`: after the final statement the output says it cannot "
+                f"decide ({len(self.undecided)} indecision patterns)"
+            )
+        return self._describe_v4_statements(lines) + v5 + v7 + v8
 
     def _describe_v4_statements(self, lines: str) -> str:
         return (

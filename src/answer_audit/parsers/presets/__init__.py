@@ -1,6 +1,6 @@
 """Every built-in preset, as data: one module per parser family, and `BUILTIN`, all of them.
 
-- `presets.choice`: ``choice/v1`` .. ``choice/v7``, and two framework conventions (`COMPARISON`)
+- `presets.choice`: ``choice/v1`` .. ``choice/v8``, and two framework conventions (`COMPARISON`)
 - `presets.freeform`: ``freeform/v1`` .. ``freeform/v4``
 - `presets.number`: ``number/v1``, ``number/v2``
 - `presets.json`: ``json/isup_grade`` and ``json/isup_grade/v2`` (the tolerant reader)
@@ -25,6 +25,7 @@ from answer_audit.parsers.presets.choice import (
     CHOICE_V5,
     CHOICE_V6,
     CHOICE_V7,
+    CHOICE_V8,
 )
 from answer_audit.parsers.presets.freeform import (
     FREEFORM_V1,
@@ -51,6 +52,7 @@ BUILTIN: Mapping[str, Parser] = MappingProxyType(
             CHOICE_V5,
             CHOICE_V6,
             CHOICE_V7,
+            CHOICE_V8,
             CHOICE_ANSWER_COLON_FIRST,
             CHOICE_LETTER_BOUNDARY,
             JSON_ISUP_GRADE,

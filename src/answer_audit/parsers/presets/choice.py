@@ -1,6 +1,6 @@
 """The built-in multiple-choice presets, as data for the choice engine (`parsers.choice`).
 
-``choice/v1`` .. ``choice/v7`` are frozen once released (tests/parsers/test_golden.py pins what
+``choice/v1`` .. ``choice/v8`` are frozen once released (tests/parsers/test_golden.py pins what
 each extracts); ``choice/answer-colon-first`` and ``choice/letter-boundary`` mimic common
 evaluation-framework conventions, for comparison in `make accuracy`, `diff` and audits.
 
@@ -16,6 +16,7 @@ import re
 import unicodedata
 
 from answer_audit.parsers.choice import ChoicePreset
+from answer_audit.parsers.choice_patterns import word_alternation
 from answer_audit.parsers.choice_step import ChoiceStep
 from answer_audit.text.vocabulary import (
     ANSWER_WORDS,
@@ -816,6 +817,274 @@ CHOICE_V7 = ChoicePreset(
     replies=_V5_REPLIES,
     terminal=True,
 )
+
+# ---------------------------------------------------------------------------- choice/v8
+# choice/v7 with the classes its misses on the second blind split (fresh2) belong to read as
+# classes:
+# - a position in words names an option in more forms and languages, also alone on a line
+#   ("The second one.", "Option number two", "la segunda opción", "die dritte Antwort",
+#   "第二个选项", "最后一个", "2番目"): `choice_script.position_index` reads them;
+# - elimination that names the one option left in more words ("D is the only option left",
+#   "only C remains", "C is what remains", "by elimination, B", "只剩下D");
+# - an aside between two commas or dashes between the answer words and the choice ("The
+#   answer is, as far as I can tell, D", "The answer, I think, is C");
+# - the one choice in a Markdown table's answer column ("| Question | Answer |" ... "| 1 | B |");
+# - explicit indecision after the final statement ("... I cannot decide between them"): none;
+# - an invented new item's header (`Passage:`, `Context:`, `Text:`, `Article:`, `Story:`, and
+#   their translations) ends the answer like a new question: only the answer before it counts.
+
+_V8_CARDINALS = (
+    r"one|two|three|four|five|six|seven|eight|nine|ten|uno|dos|tres|cuatro|cinco|um|dois|três"
+    r"|quatro"
+)
+_V8_NUMBER_WORDS = rf"(?:(?:number|no\.|nr\.|#|número|numero)[ \t]*)?(?:{_V8_CARDINALS})"
+_V8_CARDINAL_NOUNS = r"option|choice|alternative|opción|opcion|opção|alternativa"
+# A position in words (no group: the whole phrase is the token `position_index` reads), as
+# one alternation whose every branch opens with a literal, so that `re` skips ahead to the
+# characters that can start one (a nested group first makes it try every position).
+_V8_LATIN_END = r"(?![a-zà-ÿ])"
+_V8_POSITION_WORDS = "(?:" + "|".join(
+    (
+        *(
+            rf"{w}[ \t]+(?:option|choice|alternative|answer|one){_V8_LATIN_END}"
+            for w in (
+                "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
+                "ninth", "tenth", "last", "1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th",
+                "9th",
+            )
+        ),
+        *(rf"{w}[ \t]+{_V8_NUMBER_WORDS}{_V8_LATIN_END}" for w in _V8_CARDINAL_NOUNS.split("|")),
+        *(
+            rf"{w}[ \t]+(?:opción|opcion|opção|opzione|alternativa|respuesta|resposta|risposta)"
+            + _V8_LATIN_END
+            for w in (
+                "primer[ao]?", "segund[ao]", "tercer[ao]?", "cuart[ao]", "quint[ao]",
+                "primeir[ao]", "terceir[ao]", "quart[ao]", "prim[ao]", "second[ao]", "terz[ao]",
+                "últim[ao]", "ultim[ao]",
+            )
+        ),
+        *(
+            rf"{w}[ \t]+(?:option|proposition|réponse|choix){_V8_LATIN_END}"
+            for w in (
+                "premi[eè]re?", "deuxi[eè]me", "seconde?", "troisi[eè]me", "quatri[eè]me",
+                "cinqui[eè]me", "derni[eè]re?",
+            )
+        ),
+        *(
+            rf"{w}(?:e|en|er|es)[ \t]+(?:option|antwort|möglichkeit|alternative|auswahl)"
+            + _V8_LATIN_END
+            for w in ("erst", "zweit", "dritt", "viert", "fünft", "letzt")
+        ),
+        r"第(?:[一二三四五六七八九十]|[1-9])(?:(?:个|個|项|項)(?:选项|選項|答案)?|选项|選項)",
+        r"最[后後]一(?:个|個|项|項)(?:选项|選項|答案)?",
+        *(f"{d}番目(?:の(?:選択肢|答え|もの))?" for d in "123456789一二三四"),
+        r"最後の(?:選択肢|もの)",
+    )
+) + ")"  # fmt: skip
+# ... and a number after an option word the statement's wrappers already read ("is option two")
+_V8_POSITION = (
+    "(?:"
+    + _V8_POSITION_WORDS
+    + "|(?:"
+    + "|".join(f"(?<={w} )" for w in _V8_CARDINAL_NOUNS.split("|"))
+    + rf"){_V8_NUMBER_WORDS}(?![a-zà-ÿ]))"
+)
+# {T} with the positions above (`choice_script.token_set` fills {T} with v5's English ones)
+_V8_T = r"((?<![{W}])[{K}](?![{W}]|\.[0-9])|" + _V8_POSITION + ")"
+
+
+def _v8(pattern: str) -> str:
+    """A v5..v7 pattern with choice/v8's positions where it reads {T}."""
+    assert "{T}" in pattern
+    return pattern.replace("{T}", _V8_T)
+
+
+# A line that is a position alone ("The second one.", "Option number two!", "最后一个"), or
+# after a concluding lead ("So the third one.", "C'est la première option."), read
+# as two patterns: the first line (`\A`), and any line after a newline (a literal `re` skips
+# to; `(?m)^` made it try every position of the text).
+_V8_POSITION_LINE = (
+    r"[ \t>*_#\-]*+(?:(?:so|it['’]s|it is|that['’]s|that is|c['’]est|es|è|é|ist es)[ \t,]+)?"
+    r"(?:(?:the|my|la|el|le|il|die|der|das|den)[ \t]+)?"
+    + f"({_V8_POSITION_WORDS})"
+    + r"[ \t)）\]】*_\"'”’.。!！]*+(?=\n|\Z)"
+)
+# A position after an article, then a verdict ("the second option is correct", "La segunda
+# opción es correcta"); no group: the position is the whole match, and the article a literal
+# `re` skips to.
+_V8_POSITION_VERDICT = (
+    r"(?:the|la|el|le|il|die|der|das)[ \t]+"
+    + _V8_POSITION_WORDS
+    + r"(?=[ \t]+(?:is|seems to be|es|est|è|é|ist)[ \t]+(?:the |la |a |el )?(?:correct[ao]?"
+    r"|correcte|right|best|true|correta|corretta|juste|bonne|richtig|giusta|certa)(?![a-z]))"
+)
+# Elimination that names the one option left: words read as answer triggers ("which leaves
+# C", "the only option left is A", "by elimination, B", "只剩下D").
+_V8_LEFT_WORDS = _nfkc(
+    (
+        *_phrases(("leaving", "leaves", "left with", "which leaves", "that leaves"), ("", " only")),
+        "leaves us with", "leaves us with only",
+        *_phrases(
+            ("the only ", "the only remaining ", "the remaining ", "only remaining "),
+            ("option", "choice", "answer", "one", "candidate"),
+            ("", " left", " remaining", " still standing"),
+            (" is",),
+        ),
+        *_phrases(("by ", "by the "), ("", "process of "), ("elimination",)),
+        "por eliminación", "por eliminação", "par élimination", "per esclusione", "solo queda",
+        "sólo queda", "só resta", "il ne reste que", "es bleibt nur", "只剩", "只剩下", "剩下的是",
+        "剩下的只有", "剩下的就是", "排除法可知", "排除法可得",
+    )
+)  # fmt: skip
+_V8_TRIGGERS = _nfkc((*_V7_TRIGGERS, *_V8_LEFT_WORDS))
+# The option, then that it is the one left ("D is the only option left", "only C remains",
+# "C is what remains", "so D must be the answer"). The letter first (a class `re` skips to by
+# itself), read back into group 1 by a lookbehind.
+_V8_REMAINS = (
+    r"[{A}](?<=([{A}]))(?<![{W}][{A}])(?![{W}])[)）]?[ \t]+"
+    r"(?=[iwrmh])(?:(?:is|was) (?:the only (?:(?:one|option|choice|answer|possibility"
+    r"|candidate) )?(?:left|remaining|still standing|standing|that remains)"
+    r"|(?:what|all that)(?:['’]s| is)? (?:left|remains))"
+    r"|remains\b(?=[ \t]*(?:[.!;,)]|\n|$))"
+    r"|(?:must be|has to be) (?:the (?:correct |right )?answer|correct|right|the correct one"
+    r"|the right one)(?![a-z]))(?![ \t]+to\b)"
+)
+# Option A, not the article, before those words ("A remains.", "A must be the answer").
+_V8_NOT_ARTICLE = (*_V7_NOT_ARTICLE, r"remains\b(?=[ \t]*(?:[.!;,)]|\n|$))|(?:must|has to) be\b")
+# The answer words, an aside between commas or dashes, then the choice ("The answer is, as far
+# as I can tell, D", "The answer, I believe, is C", "答案是，据我判断，B").
+_V8_IS = r"(?:is|was|would be|will be|should be|must be|ist|lautet|est|es|è|é|será|sarà|é)"
+# (its own few answer words, not every trigger: one more scan of the text costs less)
+_V8_ASIDE_WORDS = _nfkc(
+    (
+        *ANSWER_WORDS,
+        *("ответ", "cevap", "đáp án", "option", "choice", "my pick"),
+    )
+)
+_V8_ASIDE_STATEMENT = (
+    f"(?:{word_alternation(_V8_ASIDE_WORDS)})"
+    + _V7_AFTER_TRIGGER
+    + rf"(?:[ \t]+{_V8_IS}|[ \t]*是)?[ \t]*+"
+    r"(?:,[ \t]*+[^,\n.;:!?()]{2,60}+,|[—–][ \t]*+[^—–\n.;:!?()]{2,60}+[—–]"
+    r"|--[ \t]*+[^\n.;:!?()\-]{2,60}+--)"
+    + rf"[ \t]*+(?:(?:{_V8_IS}|是)[ \t]*)?[*_]*+(?:(?:the|la|el|le|il|option|choice|letter)[ \t]+)?"
+    r"[(（\[*_]*+" + _V8_T
+)
+# As _V6_SUBJECT, but "C is what remains" and "D is all that's left" are verdicts.
+assert _V6_SUBJECT[0].count(r"\s+(?!(?:be )?my") == 1
+_V8_SUBJECT = (
+    _V6_SUBJECT[0].replace(
+        r"\s+(?!(?:be )?my",
+        r"\s+(?!(?:what|all that)(?:['’]s| is)? (?:left|remains)\b|to be\b|(?:be )?my",
+        1,
+    ),
+)
+# v5's doubts with each cue's word first and its boundary checks after it (the same matches):
+# v5's pattern opens with lookbehinds, so `re` tried it at every position of the text.
+assert _V5_DOUBTS[0].startswith(r"(?:(?<![a-z0-9)）] )(?<![a-z0-9])or\b|\bmaybe\b|")
+_V8_DOUBTS = (
+    r"(?:or(?<![a-z0-9]or)(?<![a-z0-9)）] or)\b|maybe(?<!\wmaybe)\b|perhaps(?<!\wperhaps)\b"
+    r"|possibly(?<!\wpossibly)\b|could it be|what about|or is it|还是|或者|也许|或许)"
+    + _V5_DOUBTS[0][_V5_DOUBTS[0].index(r"[^.!?\n]{0,24}?{T}") :],
+)
+# Explicit indecision, after the final statement: no answer.
+_V8_UNDECIDED = (
+    r"\b(?:i|we) (?:really |just |honestly |still |simply )?(?:can(?:not| not|['’]t)|could(?: not"
+    r"|n['’]t)|am unable to|['’]m unable to|am not able to) (?:really |quite )?(?:decide|choose"
+    r"|pick|settle)(?=[ \t]*(?:[.!?,;:)]|\n|$|between|which|among|on (?:one|a single)))",
+    r"\b(?:i|we)(?:['’]m| am| are|['’]re) (?:still |really |honestly |genuinely |just )?"
+    r"(?:torn|undecided|split)\b",
+    r"\b(?:i|we)(?:['’]m| am| are|['’]re) (?:still |really |honestly )?(?:not sure|unsure"
+    r"|uncertain) which\b",
+    r"\b(?:hard|impossible|difficult) to (?:decide|choose|pick|say which|tell which)\b"
+    r"|\bcould be either(?: one| of them)?\b",
+    r"no (?:sé|se) (?:cuál|cual|qué elegir)|no puedo (?:decidir|elegir)|no me decido"
+    r"|je n['’]arrive pas à (?:choisir|décider|trancher)|je ne sais pas (?:laquelle|lequel)"
+    r"|ich kann mich nicht entscheiden|non riesco a (?:decidere|scegliere)"
+    r"|não consigo (?:decidir|escolher)",
+    r"无法(?:确定|决定|抉择)|拿不准|难以(?:确定|决定|抉择)|决定不了|選べ(?:ない|ません)"
+    r"|決められ(?:ない|ません)|決めかね",
+)
+# The header of an invented new item (a pasted passage, its context): the answer ends there
+# once the output has answered, like an invented next question.
+_V8_ITEM_WORDS = (
+    "passage", "context", "text", "article", "story", "excerpt", "paragraph", "reading passage",
+    "source text", "texto", "contexto", "pasaje", "lectura", "texte", "contexte", "extrait",
+    "kontext", "artikel", "abschnitt", "testo", "contesto", "brano", "passagem", "текст", "文章",
+    "材料", "阅读材料", "短文", "上下文", "本文", "文脈",
+)  # fmt: skip
+_V8_ITEM_END = r"[ \t]*\d*[ \t*_]*[:：]"
+_V8_ITEM_HEADERS = (f"(?:{'|'.join(_V8_ITEM_WORDS)}){_V8_ITEM_END}",)
+# The same in the raw text, for the terminal-answer check: as a header is written at a line
+# start (lower case, capitalized, upper case), not an IGNORECASE search (several times slower).
+_V8_ITEM_HEADERS_RAW = (
+    "(?:"
+    + "|".join(dict.fromkeys(v for w in _V8_ITEM_WORDS for v in (w, w.capitalize(), w.upper())))
+    + f"){_V8_ITEM_END}",
+)
+_V8_NEXT_ITEM = (*_V5_NEXT_QUESTION, *_V8_ITEM_HEADERS)
+# The headers of a Markdown table's answer column (a whole header cell, markup stripped).
+_V8_TABLE_ANSWERS = (
+    r"(?:(?:final|correct|chosen|selected|my|best|right|predicted)[ \t]+)?answers?"
+    r"(?:[ \t]+(?:choice|letter|option|key))?",
+    r"(?:final|correct|chosen|selected|my|best|right|predicted)[ \t]+(?:option|choice|letter"
+    r"|pick)|pick|selection",
+    r"(?:(?:final|correct)[ \t]+)?(?:respuesta|resposta|risposta|réponse|antwort|jawaban|ответ"
+    r"|cevap|đáp án)(?:[ \t]+(?:correcta|correta|corretta|correcte|final|finale))?",
+    r"richtige antwort|bonne réponse|答案|正确答案|最终答案|答え|回答|正解|정답|الإجابة|الجواب"
+    r"|उत्तर|উত্তর",
+)
+
+CHOICE_V8 = ChoicePreset(
+    "choice/v8",
+    (
+        ChoiceStep(
+            "statements",
+            "answer-statement",
+            patterns=(
+                _v8(_V7_ANSWER_STATEMENT),
+                _V7_CHOICE_THEN_VERDICT,
+                _V8_POSITION_VERDICT,
+                _V8_REMAINS,
+                _v8(_V5_CONTINUATION),
+                _v8(_V6_LEAD_REASON),
+                _V7_CONCLUDING_REASON,
+                _V8_ASIDE_STATEMENT,
+                r"\A" + _V8_POSITION_LINE,
+                r"\n" + _V8_POSITION_LINE,
+            ),
+            line_final=(_v8(_V5_CONCLUDING), _V5_LABEL_LINE, _V7_MAPPED_FINAL),
+            triggers=_V8_TRIGGERS,
+            negations=_V8_SUBJECT + _V5_NEGATIONS,
+            ignore=_V7_EXAMPLE_CUES,
+            stops=_V8_NEXT_ITEM,
+            bare=True,
+            conditionals=_V5_CONDITIONALS,
+            doubts=_V8_DOUBTS,
+            verdict_lines=(_V7_VERDICT_LINE,),
+            pair_alternatives=True,
+            not_article=_V8_NOT_ARTICLE,
+            table_answers=_V8_TABLE_ANSWERS,
+            undecided=_V8_UNDECIDED,
+        ),
+        ChoiceStep(
+            "option-text",
+            "option-text",
+            triggers=_V7_TRIGGERS,
+            patterns=(_V7_TRIGGER + _V7_GAP,),
+            negations=_V5_NEGATIONS,
+        ),
+    ),
+    think=True,
+    masks=_V7_MASKS,
+    scripts=True,
+    invisible=True,
+    turns=_V5_TURNS,
+    replies=_V5_REPLIES,
+    terminal=True,
+    terminal_stops=_V8_ITEM_HEADERS_RAW,
+)
+
 
 # ------------------------------------------------- framework conventions, for comparison
 
