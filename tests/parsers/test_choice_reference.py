@@ -179,3 +179,37 @@ def test_an_end_that_cannot_close_alternatives_needs_no_search(
                 found = rx.before_alternative.search(text, max(0, start - 24), end)
                 if found is not None:
                     assert choice_statements._may_end_alternatives(rx, text[end - 1])
+
+
+# The link between two alternatives as first written: the spaces before it could be given back.
+_BETWEEN_AS_WRITTEN = (
+    r"(?:\s*(?:/|,|、|・|か|或|或者|和|及び|および|または|と|や)\s*"
+    r"|\s+(?:or|and|oder|und|ou|et|o|y|e|atau|dan|au|na|و|या|বা|및|또는)\s+)"
+)
+_LINK_PIECES = [" ", "\n", "\t", "/", ",", "、", "or", "and", "o", "e", "x", "b", "(", ")",
+                "option ", "或"]  # fmt: skip
+
+
+@given(st.lists(st.sampled_from(_LINK_PIECES), max_size=24).map("".join))
+@settings(max_examples=600)
+@example(" " * 30 + "x")
+def test_the_possessive_link_reads_as_written(tail: str) -> None:
+    """`_BETWEEN_ALTERNATIVES` takes its leading spaces whole (a long blank run fails at once);
+    after a choice and before one, it matches exactly where the first writing did."""
+    import re
+
+    from answer_audit.parsers.choice_patterns import _BETWEEN_ALTERNATIVES
+
+    def after(link: str) -> re.Pattern[str]:
+        return re.compile(rf"[\"')]*(?>{link})(?:[\s(]|option\s*)*+[abcd](?![0-9a-z])")
+
+    def before(link: str) -> re.Pattern[str]:
+        return re.compile(rf"(?<![0-9a-z])[abcd][)]?{link}(?:option\s*)?[(]?$")
+
+    text = "a" + tail
+    for build in (after, before):
+        new, old = build(_BETWEEN_ALTERNATIVES), build(_BETWEEN_AS_WRITTEN)
+        for pos in range(len(text) + 1):
+            assert bool(new.match(text, pos)) == bool(old.match(text, pos))
+            found, first = new.search(text, pos), old.search(text, pos)
+            assert (found and found.span()) == (first and first.span())
