@@ -300,7 +300,7 @@ def test_freeform_rescore_uses_the_normalizer() -> None:
 def test_bad_inputs_raise_clear_errors() -> None:
     frame = pl.DataFrame({"id": ["1"], "raw": ["x"], "truth": ["a"]})
     with pytest.raises(PresetError, match="unknown parser"):
-        rescore(frame, "choice/v9")
+        rescore(frame, "choice/v99")
     with pytest.raises(PresetError, match="choice presets only"):
         rescore(frame, "json/isup_grade", choices="abcde")
     with pytest.raises(ValueError, match="lacks column"):

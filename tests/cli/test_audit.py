@@ -168,7 +168,7 @@ def test_error_rows_are_incorrect_under_every_scheme(tmp_path: Path) -> None:
         (["{csv}", "--group-by", "nope"], "nope"),
         (["{csv}", "--kind", "essay"], "--kind 'essay'"),
         (["{csv}", "--scheme", "bad"], "--scheme 'bad'"),
-        (["{csv}", "--scheme", "x=choice/v9"], "unknown parser 'choice/v9'"),
+        (["{csv}", "--scheme", "x=choice/v99"], "unknown parser 'choice/v99'"),
         (["{csv}", "--kind", "choice", "--scheme", "x=choice/v4:v2"], "free-form parsers only"),
         (["{csv}", "--out-md", "{csv}"], "refusing to write"),
         (["--runs-dir", "{tmp}"], "--runs-dir and --metadata go together"),

@@ -93,7 +93,7 @@ def test_rescore_without_integer_fallback_moves_rows_to_not_found(tmp_path: Path
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["-p", "choice/v9"], "unknown parser 'choice/v9'"),
+        (["-p", "choice/v99"], "unknown parser 'choice/v99'"),
         (["-p", "json"], "`json` needs --field"),
         (["-p", "choice/v3", "--field", "x"], "apply to `--parser json` only"),
         (["-p", "json/isup_grade", "--null-as", "0"], "need --field"),

@@ -91,7 +91,8 @@ def test_a_quarter_or_more_of_every_source_is_held_out(corpus: str) -> None:
     assert 0.25 <= sum(held.values()) / len(rows) <= 0.6
     for source, n in sizes.items():
         if n >= 10:
-            assert 0.2 <= held[source] / n <= 0.75, f"{corpus} {source}: {held[source]}/{n}"
+            # a fifth or more held out, and (four fresh files on) a fifth or more to develop on
+            assert 0.2 <= held[source] / n <= 0.8, f"{corpus} {source}: {held[source]}/{n}"
     fresh_only = [r for r in every if r["source"] not in developed]
     assert all(r["split"] in corpus_accuracy.FRESH_SPLITS for r in fresh_only)
 

@@ -75,7 +75,7 @@ def test_new_presets_beat_every_older_preset_on_every_split(split: str) -> None:
         # freeform/v4 with the v4 matcher too (built on the broad corpus; tests/parsers/
         # test_freeform.py, tests/matching/test_v4.py); its pairings with older parts or
         # matchers are compared with neither
-        newer = ("choice/v5", "choice/v6", "choice/v7", "choice/v8", "freeform/v4:v4")
+        newer = ("choice/v5", "choice/v6", "choice/v7", "choice/v8", "choice/v9", "freeform/v4:v4")
         mixed = preset.startswith("freeform/v4") or preset.endswith(":v4")
         if preset not in (best, *newer, accuracy.SECOND_LABELLER, accuracy.FIRST_LABELLER) and (
             not mixed

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from answer_audit.extraction import NOT_FOUND, Extraction
+from answer_audit.parsers.choice_last_resort import read_guard, read_last_resort
 from answer_audit.parsers.choice_lines import first_lines, lines_holding, split_lines
 from answer_audit.parsers.choice_option_text import read_option_text
 from answer_audit.parsers.choice_patterns import (
@@ -499,4 +500,6 @@ _STEP_RUNNERS = {
     "window": _window,
     "tail-repeat": _tail_repeat,
     "last-char": _last_char,
+    "guard": read_guard,  # choice/v9
+    "last-resort": read_last_resort,  # choice/v9
 }

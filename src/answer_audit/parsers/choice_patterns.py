@@ -70,6 +70,8 @@ class StepRegexes:
     # the characters that are choice tokens
     pattern_ascii: tuple[bool, ...] = ()
     line_final: tuple[re.Pattern[str], ...] = ()
+    # the fewest characters each of `line_final` matches (0: unknown): a shorter line is skipped
+    line_final_least: tuple[int, ...] = ()
     token_chars: frozenset[str] = frozenset()
     # choice/v7 (`ChoiceStep.verdict_lines`, `ChoiceStep.not_article`): None for older presets
     verdict_line: re.Pattern[str] | None = None
@@ -104,6 +106,27 @@ STOP_TEMPLATE = r"^[ \t*#>]*(?:{})"  # a line that starts a new question
 # run of spaces (quadratic: a blanked answer region is one).
 SCRIPT_NEGATION_TEMPLATE = r"[\s\"'”’」』)\]）】*_$}}]*+(?:{})"
 SCRIPT_STOP_TEMPLATE = r"^[ \t*#>]*+(?:{})"  # the same, possessive: a line of spaces is no trap
+
+
+def least_width(pattern: object) -> int:
+    """The fewest characters a match of ``pattern`` spans (lookarounds span none); 0 when that
+    is unknown (a preset file's timed pattern, or a pattern `re`'s parser cannot size).
+
+    >>> least_width(re.compile(r"(?<=x)ab?c"))
+    2
+    """
+    if _re_parser is None or not isinstance(pattern, re.Pattern):
+        return 0
+    try:
+        return int(_re_parser.parse(pattern.pattern, pattern.flags).getwidth()[0])
+    except Exception:  # (a private parser: any failure means "unknown")
+        return 0
+
+
+try:  # `re`'s own parser (private; the same fallback as `text.prefilters`)
+    from re import _parser as _re_parser  # type: ignore[attr-defined]
+except ImportError:  # pragma: no cover
+    _re_parser = None
 
 
 def cue_source(template: str, parts: Sequence[str]) -> str:
@@ -247,10 +270,12 @@ def _compile_script_step(
     undecided = _either(step.undecided, expand)
     built = _with_triggers(step.patterns, step.triggers, expand)
     patterns = tuple(p for p, _ in built)
+    line_final = tuple(p for p, _ in _with_triggers(step.line_final, step.triggers, expand))
     return StepRegexes(
         patterns=patterns,
         pattern_ascii=tuple(a for _, a in built),
-        line_final=tuple(p for p, _ in _with_triggers(step.line_final, step.triggers, expand)),
+        line_final=line_final,
+        line_final_least=tuple(map(least_width, line_final)),
         negation=negation,
         ignore=ignore,
         stop=stop,

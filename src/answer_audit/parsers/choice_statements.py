@@ -97,12 +97,15 @@ def _statements(
     if rx.table_header is not None and "|" in norm:
         _add_table_answers(rx, norm, lines, found, canon)
     _add_patterns(step, rx, norm, found, canon, paired)
+    # (a line shorter than a pattern's shortest match has none: a flood of one-letter lines)
+    least = rx.line_final_least or (0,) * len(rx.line_final)
     for offset, line in _line_final_lines(rx, lines):
-        for pattern in rx.line_final:
-            matches = pattern.finditer(norm, offset, offset + len(line))
-            _add_matches(step, rx, norm, matches, found, canon, paired)
+        for pattern, width in zip(rx.line_final, least, strict=True):
+            if len(line) >= width:
+                matches = pattern.finditer(norm, offset, offset + len(line))
+                _add_matches(step, rx, norm, matches, found, canon, paired)
     if step.bare:
-        _add_bare(rx, norm, lines, found, canon)
+        _add_bare(rx, norm, lines, found, canon, negated_lead=step.lead_negated)
     ordered = [found[k] for k in sorted(found) if not paired or k not in paired]
     if ordered and rx.stop is not None:
         stop = rx.stop.search(norm, ordered[0][_END])
@@ -118,9 +121,12 @@ def _add_bare(
     found: dict[int, _Statement],
     canon: Canon | None,
     lead: bool = True,
+    *,
+    negated_lead: bool = False,
 ) -> None:
     """The lines that are one choice alone, and (``lead``: ``lines[0]`` is the text's first
-    line) a first line led by one, where no statement starts yet."""
+    line) a first line led by one, where no statement starts yet (``negated_lead``, choice/v9:
+    and no negation cue follows its separator)."""
     for i, (offset, line) in enumerate(lines):
         bare = rx.bare_line.fullmatch(line)
         if bare is not None and _not_example(rx, norm, offset + bare.start(1)):
@@ -129,6 +135,8 @@ def _add_bare(
             if token is not None:
                 found.setdefault(s, (s, s + 1, token, "bare-line", None))
         elif i == 0 and lead and (led := _lead_line(rx, lines)) is not None:
+            if negated_lead and _negated_lead(rx, norm, offset + led.end() - 1):
+                continue
             s = offset + led.start(1)
             token = led.group(1) if canon is None else canon(led.group(1))
             if token is not None:
@@ -302,6 +310,12 @@ def _line_final_lines(rx: StepRegexes, lines: Lines) -> Iterator[tuple[int, str]
         body = line.rstrip(_LINE_CLOSERS)
         if body[-1:] in rx.token_chars or body.endswith(_OPTION_NOUNS):
             yield offset, line
+
+
+def _negated_lead(rx: StepRegexes, norm: str, after: int) -> bool:
+    """Whether a negation cue starts the text of a lead line (at ``after``, past its
+    separator): "(A) is incorrect because ..." judges option A, it does not answer."""
+    return rx.negation is not None and rx.negation.match(norm, after) is not None
 
 
 def _lead_line(rx: StepRegexes, lines: Lines) -> re.Match[str] | None:

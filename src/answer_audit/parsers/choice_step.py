@@ -12,7 +12,15 @@ from dataclasses import dataclass
 from typing import Literal
 
 StepKind = Literal[
-    "trigger-lines", "regex", "window", "tail-repeat", "last-char", "statements", "option-text"
+    "trigger-lines",
+    "regex",
+    "window",
+    "tail-repeat",
+    "last-char",
+    "statements",
+    "option-text",
+    "guard",
+    "last-resort",
 ]
 # The options' texts of one question: in choice order, or keyed by letter.
 OptionTexts = Sequence[str] | Mapping[str, str]
@@ -39,6 +47,7 @@ class ChoiceStep:
       the options or enumerate them, which is no answer (see `choice_statements`).
     - ``option-text``: the text of exactly one option (given at extraction time), after the
       last answer trigger (``patterns``) or in a short whole answer.
+    - ``guard`` and ``last-resort`` (choice/v9): see `choice_last_resort`.
     """
 
     kind: StepKind
@@ -77,6 +86,9 @@ class ChoiceStep:
     # choice/v8: explicit indecision after the final statement ("I cannot decide between
     # them", "I'm torn between C and D"): no answer
     undecided: tuple[str, ...] = ()
+    # choice/v9 (off for older presets): a first line led by a choice that a negation cue
+    # (``negations``) follows ("(A) is incorrect because ...") is no lead line
+    lead_negated: bool = False
 
     def describe(self) -> str:
         """The step as one line of the preset's rules (for docs and `parsers`)."""
@@ -100,6 +112,23 @@ class ChoiceStep:
                 return f"`{self.rule}`: the last choice character anywhere in the text"
             case "statements":
                 return self._describe_statements()
+            case "guard":
+                return (
+                    "`multi-box-no-answer`: the final `\\boxed{}` holds several choices; "
+                    "`cut-off-no-answer`: the output stops right after a copula (or 'and', "
+                    "'or', 'but', 'because', 'the', 'of') in a sentence that names a choice "
+                    "(both read the answer region's last 2,000 characters)"
+                )
+            case "last-resort":
+                return (
+                    f"`{self.rule}`: when nothing above answered, the choices in answer "
+                    f"positions ({len(self.patterns)} patterns: after a copula in any language, "
+                    "before a Korean/Japanese copula, after 'but' in a correction, first on a "
+                    "line before 。/、/a dash, last on a short final line, an appositive option, "
+                    "a JSON string field holding one choice under any key), minus negated, "
+                    "compared and example ones, in the answer region's last 2,000 characters: "
+                    "the answer when they name exactly one choice"
+                )
             case "option-text":
                 return (
                     f"`{self.rule}`: the options' texts (when given; longest first, whole words): "
@@ -111,7 +140,9 @@ class ChoiceStep:
     def _describe_statements(self) -> str:
         lines = (
             ", lines that are one choice alone (`bare-line`) and a first line led by one "
-            "(`lead-line`, unless other lines list options the same way)"
+            "(`lead-line`, unless other lines list options the same way"
+            + (" or a negation cue follows the choice" if self.lead_negated else "")
+            + ")"
             if self.bare
             else ""
         )

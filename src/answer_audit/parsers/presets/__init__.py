@@ -1,6 +1,6 @@
 """Every built-in preset, as data: one module per parser family, and `BUILTIN`, all of them.
 
-- `presets.choice`: ``choice/v1`` .. ``choice/v8``, and two framework conventions (`COMPARISON`)
+- `presets.choice`: ``choice/v1`` .. ``choice/v9``, and two framework conventions (`COMPARISON`)
 - `presets.freeform`: ``freeform/v1`` .. ``freeform/v4``
 - `presets.number`: ``number/v1``, ``number/v2``
 - `presets.json`: ``json/isup_grade`` and ``json/isup_grade/v2`` (the tolerant reader)
@@ -26,6 +26,7 @@ from answer_audit.parsers.presets.choice import (
     CHOICE_V6,
     CHOICE_V7,
     CHOICE_V8,
+    CHOICE_V9,
 )
 from answer_audit.parsers.presets.freeform import (
     FREEFORM_V1,
@@ -53,6 +54,7 @@ BUILTIN: Mapping[str, Parser] = MappingProxyType(
             CHOICE_V6,
             CHOICE_V7,
             CHOICE_V8,
+            CHOICE_V9,
             CHOICE_ANSWER_COLON_FIRST,
             CHOICE_LETTER_BOUNDARY,
             JSON_ISUP_GRADE,

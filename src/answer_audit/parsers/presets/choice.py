@@ -1,6 +1,6 @@
 """The built-in multiple-choice presets, as data for the choice engine (`parsers.choice`).
 
-``choice/v1`` .. ``choice/v8`` are frozen once released (tests/parsers/test_golden.py pins what
+``choice/v1`` .. ``choice/v9`` are frozen once released (tests/parsers/test_golden.py pins what
 each extracts); ``choice/answer-colon-first`` and ``choice/letter-boundary`` mimic common
 evaluation-framework conventions, for comparison in `make accuracy`, `diff` and audits.
 
@@ -14,6 +14,7 @@ from __future__ import annotations
 import itertools
 import re
 import unicodedata
+from dataclasses import replace
 
 from answer_audit.parsers.choice import ChoicePreset
 from answer_audit.parsers.choice_patterns import word_alternation
@@ -1074,6 +1075,106 @@ CHOICE_V8 = ChoicePreset(
             patterns=(_V7_TRIGGER + _V7_GAP,),
             negations=_V5_NEGATIONS,
         ),
+    ),
+    think=True,
+    masks=_V7_MASKS,
+    scripts=True,
+    invisible=True,
+    turns=_V5_TURNS,
+    replies=_V5_REPLIES,
+    terminal=True,
+    terminal_stops=_V8_ITEM_HEADERS_RAW,
+)
+
+
+# ---------------------------------------------------------------------------- choice/v9
+# choice/v8 with general rules in place of more listed phrasings (its misses on the third blind
+# split, fresh3, were mostly simple outputs in forms no list named):
+# - `guard` (before the statements, `choice_last_resort`): a final box holding several choices
+#   (`\boxed{ACD}`) and a sentence cut off right after a copula that names a choice ("A项的结构是")
+#   have no answer;
+# - doubt after the final statement also when a reason follows the doubted choice ("Hmm, or
+#   maybe D, since ...?");
+# - an appositive option closing a line is a statement ("That leaves X, option D.");
+# - a first line led by a choice and then a negation cue is no lead line ("(A) is incorrect
+#   because ...": it judges option A);
+# - `last-resort` (after every other step found nothing): a choice in an answer position in any
+#   language (after a copula such as is/er/là/คือ/是, before 입니다/です, after "but" in a
+#   correction, first on a line before 。/、/a dash/its option text in parentheses, last on a short
+#   final line after a word, ", option C,", a JSON string field whose whole value is one choice
+#   under any key, also escaped inside a JSON string), not negated, compared or an example;
+#   answers when those positions name exactly one choice.
+
+# (Arabic punctuation, inside the Arabic block of {W}, may follow a token: "بل د، لأن")
+_V9_TOK = r"(?<![{W}])([{K}])(?!(?![،؛؟])[{W}]|\.[0-9])"
+_V9_NOUN = (
+    r"(?:(?:option|choice|ending|letter|alternative|answer|number|no\.|opción|opção|opzione"
+    r"|選択肢|选项|選項)[ \t]*)?"
+)
+_V9_COPULA = (
+    r"(?:(?<![{W}])(?:is|was|are|be|it['’]s|that['’]s|er|är|ist|est|es|és|è|é|là|este|adalah"
+    r"|ialah|jest|je|on|ni)|คือ|เป็น|是|为|為)[ \t]*(?:(?:[a-z]{2,}ly|probably|definitely|surely"
+    r"|clearly)[ \t,]+)?"
+)
+# What may follow a bare choice after a copula: the sentence's end, punctuation, or its reason.
+_V9_FOLLOW = (
+    r"(?=[ \t]*(?:[.。!！,;；:،—–]|-[ \t]|\n|\Z)|[ \t]+(?:(?:because|since|as|vì|bởi|weil|da|car"
+    r"|parce|porque|perché|karena|kwa|i\.e\.)(?![a-zà-ỹ])|เพราะ|因为|因))"
+)
+_V9_LAST_RESORT = (
+    # after a copula, wrapped (any text may follow: "is (A) acute appendicitis", "is 'c' i.e.")
+    _V9_COPULA + _V9_NOUN + r"[(（\[\"'“‘]" + _V9_TOK + r"[)）\]\"'”’]",
+    # after a copula, bare, then the sentence's end or a reason ("er C.", "là A vì ...")
+    _V9_COPULA + _V9_NOUN + r"[*_]*" + _V9_TOK + r"[*_]*" + _V9_FOLLOW,
+    # before a Korean or Japanese copula ("C입니다", "Bです")
+    _V9_TOK + r"[)）]*[ \t]*(?:입니다|이다|예요|이에요|です|である)",
+    # after "but" in a correction ("not A, but D", "ليست أ، بل د", "A가 아니라 C")
+    r"(?:(?<![{W}])(?:but|rather|instead|sondern|sino|mais|mas|bensì)|بل|而是|아니라|ではなく)"
+    r"[ \t,，،]*(?:(?:it['’]s|is|option|choice)[ \t]+)?[(（\"'*]*" + _V9_TOK,
+    # first on a line, before 。 or 、, a dash, or its option text in parentheses alone
+    r"(?:\A|\n)[ \t>*#]*" + _V9_NOUN + r"[(（\[*]*" + _V9_TOK + r"[)）\]*]*"
+    r"(?=[。、]|[ \t]*[—–]|[ \t]+-[ \t]|[ \t]*[(（][^)）\n]{1,40}[)）][ \t]*(?:\n|\Z))",
+    # last on a short final line, after a word ("Ending D.", "The letter is B.")
+    r"(?:\A|\n)[ \t*_#>]*[^\W\d_][^\n]{0,30}?[ \t]+[(（*_]*"
+    + _V9_TOK
+    + r"[)）*_]*[ \t]*[.。!！]?\s*\Z",
+    # an appositive option (", option C,")
+    r"[,，][ \t]*(?:option|choice|ending|letter|选项)[ \t]*[(（]?"
+    + _V9_TOK
+    + r"[)）]?(?=[ \t]*(?:[,.;:!。]|\n|\Z))",
+    # a JSON string field whose whole value is one choice, any key; also inside a JSON string
+    r"\"[^\"\n]{1,40}\"[ \t]*:[ \t]*\"[ \t]*[(（\[]?" + _V9_TOK + r"[)）\]]?[ \t]*\"",
+    r"\\\"[^\"\\\n]{1,40}\\\"[ \t]*:[ \t]*\\\"[(（]?" + _V9_TOK + r"[)）]?\\\"",
+    # (last: one choice token, for the other choices the answer's sentence or what follows names)
+    _V9_TOK,
+)
+# (not a comma: "The answer is B," has said its answer, and a flood of "{a:1," is no sentence)
+_V9_GUARD = (
+    r"(?:是|为|為|(?<![{W}])(?:is|are|was|were|est|ist|es|è|là|and|or|but|because|the|of))"
+    r"[ \t]*\Z",
+    _V9_TOK,
+)
+# v8's doubts, and the same with a reason after the doubted choice ("or maybe D, since ...?")
+assert _V8_DOUBTS[0].endswith(r"[)）\]*_]*\s*[?？]")
+_V9_DOUBTS = (
+    _V8_DOUBTS[0][: -len(r"\s*[?？]")]
+    + r"(?:\s*[?？]|[ \t]*,?[ \t]*(?:since|because|as|given)\b[^.!?\n]{0,120}[?？])",
+)
+# An appositive option closing a line ("That leaves heparin-induced thrombocytopenia, option D.")
+_V9_APPOSITIVE = r"[,，][ \t]*(?:option|choice)[ \t]+[(（]?{T}[)）]?"
+
+CHOICE_V9 = ChoicePreset(
+    "choice/v9",
+    (
+        ChoiceStep("guard", "guard", patterns=_V9_GUARD),
+        replace(
+            CHOICE_V8.steps[0],
+            line_final=(*CHOICE_V8.steps[0].line_final, _V9_APPOSITIVE),
+            doubts=_V9_DOUBTS,
+            lead_negated=True,
+        ),
+        CHOICE_V8.steps[1],
+        ChoiceStep("last-resort", "last-resort", patterns=_V9_LAST_RESORT),
     ),
     think=True,
     masks=_V7_MASKS,
