@@ -1,4 +1,7 @@
-"""The seed's multiple-choice cases: every choice preset must read them as written."""
+"""The seed's multiple-choice cases: every choice preset must read them as written; and what any
+reading of a made-up text must be (a choice or none, with a span inside the text)."""
+
+from answer_audit import Extraction
 
 SEED_EXAMPLES = [
     ("問題文....\n\nAnswer: c", "c"),
@@ -12,3 +15,11 @@ SEED_EXAMPLES = [
     ("選択肢dは不適切である。\nしたがって、正解は b である。", "b"),
     ("よく分かりません。", None),
 ]
+
+
+def assert_choice_or_none(found: Extraction, text: str, choices: str = "abcd") -> None:
+    """``found`` is one of ``choices`` or nothing, and its span (if any) lies in ``text``."""
+    assert found.value is None or found.value in choices
+    if found.span is not None:
+        start, end = found.span
+        assert 0 <= start < end <= len(text)
