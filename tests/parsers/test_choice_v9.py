@@ -242,7 +242,7 @@ def test_choice_v9_is_the_recommended_choice_preset_and_the_newest() -> None:
 def test_line_final_patterns_skip_lines_shorter_than_their_shortest_match() -> None:
     import re
 
-    from answer_audit.parsers.choice_patterns import least_width
+    from answer_audit.text.prefilters import least_width
 
     assert least_width(re.compile(r"(?<=x)ab?c")) == 2  # lookarounds span nothing
     assert least_width(re.compile(r"(?m)^\s*")) == 0

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from answer_audit.parsers.choice_step import ChoiceStep
-from answer_audit.text.prefilters import may_match, needed_strings
+from answer_audit.text.prefilters import least_width, may_match, needed_strings
 
 # The step kinds whose patterns are compiled here (the others are plain regex lists).
 STEP_KINDS = ("statements", "option-text")
@@ -106,27 +106,6 @@ STOP_TEMPLATE = r"^[ \t*#>]*(?:{})"  # a line that starts a new question
 # run of spaces (quadratic: a blanked answer region is one).
 SCRIPT_NEGATION_TEMPLATE = r"[\s\"'”’」』)\]）】*_$}}]*+(?:{})"
 SCRIPT_STOP_TEMPLATE = r"^[ \t*#>]*+(?:{})"  # the same, possessive: a line of spaces is no trap
-
-
-def least_width(pattern: object) -> int:
-    """The fewest characters a match of ``pattern`` spans (lookarounds span none); 0 when that
-    is unknown (a preset file's timed pattern, or a pattern `re`'s parser cannot size).
-
-    >>> least_width(re.compile(r"(?<=x)ab?c"))
-    2
-    """
-    if _re_parser is None or not isinstance(pattern, re.Pattern):
-        return 0
-    try:
-        return int(_re_parser.parse(pattern.pattern, pattern.flags).getwidth()[0])
-    except Exception:  # (a private parser: any failure means "unknown")
-        return 0
-
-
-try:  # `re`'s own parser (private; the same fallback as `text.prefilters`)
-    from re import _parser as _re_parser  # type: ignore[attr-defined]
-except ImportError:  # pragma: no cover
-    _re_parser = None
 
 
 def cue_source(template: str, parts: Sequence[str]) -> str:

@@ -117,7 +117,7 @@ class ChoiceStep:
                     "`multi-box-no-answer`: the final `\\boxed{}` holds several choices; "
                     "`cut-off-no-answer`: the output stops right after a copula (or 'and', "
                     "'or', 'but', 'because', 'the', 'of') in a sentence that names a choice "
-                    "(both read the answer region's last 2,000 characters)"
+                    f"(both read the answer region's last {_tail():,} characters)"
                 )
             case "last-resort":
                 return (
@@ -126,7 +126,7 @@ class ChoiceStep:
                     "before a Korean/Japanese copula, after 'but' in a correction, first on a "
                     "line before 。/、/a dash, last on a short final line, an appositive option, "
                     "a JSON string field holding one choice under any key), minus negated, "
-                    "compared and example ones, in the answer region's last 2,000 characters: "
+                    f"compared and example ones, in the answer region's last {_tail():,} characters: "
                     "the answer when they name exactly one choice"
                 )
             case "option-text":
@@ -201,3 +201,11 @@ Found = tuple[int, int, str, str]  # start, end, token, rule
 # What a step decides: a token and where (with its own rule, or the step's), no answer, or
 # nothing (the next step runs).
 Decision = Found | tuple[int, int, str] | NoAnswer | None
+
+
+def _tail() -> int:
+    """How much of the answer region the choice/v9 steps read (`choice_last_resort.TAIL`; that
+    module imports this one, hence the import here)."""
+    from answer_audit.parsers.choice_last_resort import TAIL
+
+    return TAIL

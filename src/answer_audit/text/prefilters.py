@@ -393,3 +393,19 @@ def _upper_in(items: list[tuple[Any, Any]]) -> str | None:
         if found is not None:
             return found
     return None
+
+
+def least_width(pattern: object) -> int:
+    """The fewest characters a match of ``pattern`` spans (lookarounds span none); 0 when that
+    is unknown (not a compiled pattern, e.g. a preset file's timed one; no parser; or a pattern
+    the parser cannot size).
+
+    >>> least_width(re.compile(r"(?<=x)ab?c"))
+    2
+    """
+    if _parser is None or not isinstance(pattern, re.Pattern):
+        return 0
+    try:
+        return int(_parser.parse(pattern.pattern, pattern.flags).getwidth()[0])
+    except Exception:  # (a private parser: any failure means "unknown")
+        return 0
