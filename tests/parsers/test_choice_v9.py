@@ -15,7 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from answer_audit import extract
-from answer_audit.parsers.choice_last_resort import TAIL, answer_tail
+from answer_audit.parsers.choice_last_resort import answer_tail
+from answer_audit.parsers.choice_step import TAIL
 from choice_cases import SEED_EXAMPLES, assert_choice_or_none
 
 

@@ -23,11 +23,9 @@ from __future__ import annotations
 import re
 from typing import Protocol
 
-from answer_audit.parsers.choice_step import ChoiceStep, Found, NoAnswer
+from answer_audit.parsers.choice_step import TAIL, ChoiceStep, Found, NoAnswer
 
 GUARD_RULES = ("multi-box-no-answer", "cut-off-no-answer")
-TAIL = 2000
-"""How many of the answer region's last characters ``guard`` and ``last-resort`` read."""
 _MARKS = ".!?。！？\n"  # where a sentence ends
 
 

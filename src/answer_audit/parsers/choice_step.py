@@ -22,6 +22,9 @@ StepKind = Literal[
     "guard",
     "last-resort",
 ]
+TAIL = 2000
+"""How many of the answer region's last characters choice/v9's ``guard`` and ``last-resort``
+steps read (`choice_last_resort`)."""
 # The options' texts of one question: in choice order, or keyed by letter.
 OptionTexts = Sequence[str] | Mapping[str, str]
 # The non-blank lines of a normalized text, stripped, each with the offset where it starts.
@@ -117,7 +120,7 @@ class ChoiceStep:
                     "`multi-box-no-answer`: the final `\\boxed{}` holds several choices; "
                     "`cut-off-no-answer`: the output stops right after a copula (or 'and', "
                     "'or', 'but', 'because', 'the', 'of') in a sentence that names a choice "
-                    f"(both read the answer region's last {_tail():,} characters)"
+                    f"(both read the answer region's last {TAIL:,} characters)"
                 )
             case "last-resort":
                 return (
@@ -126,7 +129,7 @@ class ChoiceStep:
                     "before a Korean/Japanese copula, after 'but' in a correction, first on a "
                     "line before 。/、/a dash, last on a short final line, an appositive option, "
                     "a JSON string field holding one choice under any key), minus negated, "
-                    f"compared and example ones, in the answer region's last {_tail():,} characters: "
+                    f"compared and example ones, in the answer region's last {TAIL:,} characters: "
                     "the answer when they name exactly one choice"
                 )
             case "option-text":
@@ -201,11 +204,3 @@ Found = tuple[int, int, str, str]  # start, end, token, rule
 # What a step decides: a token and where (with its own rule, or the step's), no answer, or
 # nothing (the next step runs).
 Decision = Found | tuple[int, int, str] | NoAnswer | None
-
-
-def _tail() -> int:
-    """How much of the answer region the choice/v9 steps read (`choice_last_resort.TAIL`; that
-    module imports this one, hence the import here)."""
-    from answer_audit.parsers.choice_last_resort import TAIL
-
-    return TAIL
