@@ -60,8 +60,10 @@ fuzz: $(STAMP)
 	HYPOTHESIS_PROFILE=fuzz $(BIN)/pytest tests/test_properties.py
 
 # Agreement of every preset with the human labels in tests/labels (dev and held-out test split).
+# Options go in ACCURACY_ARGS: `make accuracy ACCURACY_ARGS="--held-out --errors"`.
+ACCURACY_ARGS ?=
 accuracy: $(STAMP)
-	$(BIN)/python benchmarks/accuracy.py
+	$(BIN)/python benchmarks/accuracy.py $(ACCURACY_ARGS)
 
 clean:
 	rm -rf $(VENV) tmp .pytest_cache .mypy_cache .ruff_cache .hypothesis

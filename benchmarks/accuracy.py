@@ -2,7 +2,7 @@
 
     python benchmarks/accuracy.py [--split dev|test|all] [--json FILE] [--real DIR]
                                   [--held-out] [--by source|shape] [--misses READER]
-                                  [--corpus-only]
+                                  [--corpus-only] [--errors]
 
 Two parts. First the sets the released presets were built on (both splits, as before); then the
 broad corpus (tests/labels/corpus_*.jsonl, `corpus_accuracy`), whose held-out split is printed
@@ -254,6 +254,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--by", choices=("source", "shape"), default="source")
     parser.add_argument("--misses", metavar="READER", help="list the corpus cases READER misses")
     parser.add_argument("--corpus-only", action="store_true", help="skip the first part")
+    parser.add_argument(
+        "--errors",
+        action="store_true",
+        help="after each corpus table, each reader's disagreements by kind (silent or not)",
+    )
     args = parser.parse_args(argv)
     splits = SPLITS if args.split == "all" else (args.split,)
     cells: list[Cell] = []
@@ -270,7 +275,7 @@ def main(argv: list[str] | None = None) -> int:
         corpus_splits += corpus_accuracy.FRESH_SPLITS  # the blind files, where a corpus has them
     if "test" in splits and not args.held_out:
         print("note: the corpus's held-out split is shown only with --held-out", file=sys.stderr)
-    tallies = print_corpus(corpus_splits, args.by, args.misses)
+    tallies = print_corpus(corpus_splits, args.by, args.misses, errors=args.errors)
     if args.json:
         # a corpus tally as a cell of the same keys: dataset "corpus-<corpus>:<source or shape>"
         rows = [asdict(c) for c in cells] + [
@@ -282,9 +287,10 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def print_corpus(
-    splits: tuple[str, ...], by: str, missed_by: str | None
+    splits: tuple[str, ...], by: str, missed_by: str | None, *, errors: bool = False
 ) -> list[corpus_accuracy.Tally]:
-    """Print the corpus tables (and the misses of one reader); return every tally."""
+    """Print the corpus tables (with ``errors``, each followed by its readers' disagreements
+    by kind; and the misses of one reader); return every tally."""
     tallies = []
     for corpus in corpus_accuracy.CORPORA:
         cases = corpus_accuracy.load_cases(corpus)
@@ -296,6 +302,9 @@ def print_corpus(
                 continue  # this corpus has no such held-out file
             print(f"\n### {corpus} corpus, {split} split ({n} cases)\n")
             print(corpus_accuracy.corpus_table(found, split, by))
+            if errors:
+                print(f"\n{corpus}, {split}: disagreements by kind\n")
+                print(corpus_accuracy.error_table(found, split))
         if missed_by in corpus_accuracy.readers(corpus):
             shown = [c for c in cases if c.split in splits]
             print(f"\n#### {missed_by} misses ({', '.join(splits)})\n")

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -166,7 +167,9 @@ def lm_eval_flexible_extract(text: str) -> str | None:
 
 # ------------------------------------------------------------------- the readers of each corpus
 
-Agrees = Callable[[Case], bool]
+# What a reader found in a case: an option letter or a value (None: no answer), or for the
+# free-form corpus whether it credits the output with stating the truth.
+Read = Callable[[Case], object]
 STRICT_MATCH = "(lm-eval strict-match)"
 FLEXIBLE_EXTRACT = "(lm-eval flexible-extract)"
 
@@ -176,32 +179,31 @@ def _presets(prefix: str, family: str | None = None) -> list[str]:
     return [n for n in names if family is None or get_parser(n).family == family]
 
 
-def _choice_reader(preset: str) -> Agrees:
-    return lambda case: choice_value(preset, case) == case.label
+def _choice_reader(preset: str) -> Read:
+    return lambda case: choice_value(preset, case)
 
 
-def _number_reader(preset: str) -> Agrees:
-    return lambda case: same_number(extract(case.text, preset).value, _number_label(case))
+def _number_reader(preset: str) -> Read:
+    return lambda case: _blank_is_none(extract(case.text, preset).value)
 
 
-def _baseline_reader(read: Callable[[str], str | None]) -> Agrees:
-    return lambda case: same_number(read(case.text), _number_label(case))
+def _baseline_reader(read: Callable[[str], str | None]) -> Read:
+    return lambda case: _blank_is_none(read(case.text))
 
 
-def _freeform_reader(preset: str, matcher: str) -> Agrees:
-    def agrees(case: Case) -> bool:
+def _blank_is_none(value: object) -> object:
+    return None if value is None or not str(value).strip() else value
+
+
+def _freeform_reader(preset: str, matcher: str) -> Read:
+    def credits(case: Case) -> bool:
         value = extract(case.text, preset).value
-        said = is_correct(None if value is None else str(value), case.truth, matcher)
-        return bool(said) == case.label
+        return bool(is_correct(None if value is None else str(value), case.truth, matcher))
 
-    return agrees
-
-
-def _number_label(case: Case) -> str | None:
-    return case.label if isinstance(case.label, str) else None
+    return credits
 
 
-def readers(corpus: str) -> dict[str, Agrees]:
+def readers(corpus: str) -> dict[str, Read]:
     """Every reader of a corpus, by the name its table column shows, in column order."""
     if corpus == "choice":
         return {p: _choice_reader(p) for p in _presets("choice/", "choice")}
@@ -215,12 +217,38 @@ def readers(corpus: str) -> dict[str, Agrees]:
     raise ValueError(f"unknown corpus {corpus!r}; known: {', '.join(CORPORA)}")
 
 
+# How a reader's finding compares with the label. Apart from agreeing, a reader can give a
+# different answer (`WRONG`), an answer where the label has none (`EXTRA`: for the free-form
+# corpus, it credits an output that does not state the truth), or none where the label has
+# one (`MISSED`: for the free-form corpus, it does not credit one that does). An answer the
+# reader gets wrong is a silent error (`WRONG`, `EXTRA`); no answer shows in an audit as an
+# unparsed row.
+AGREE, WRONG, EXTRA, MISSED = "agree", "wrong", "extra", "missed"
+
+
+def outcome(corpus: str, case: Case, found: object) -> str:
+    """`AGREE`, `WRONG`, `EXTRA` or `MISSED`: what ``found`` is against ``case``'s label."""
+    if corpus == "freeform":
+        if bool(found) == case.label:
+            return AGREE
+        return EXTRA if found else MISSED
+    label = case.label if isinstance(case.label, str) else None
+    if label is None:
+        return AGREE if found is None else EXTRA
+    if found is None:
+        return MISSED
+    if corpus == "number":
+        return AGREE if same_number(found, label) else WRONG
+    return AGREE if found == label else WRONG
+
+
 # ------------------------------------------------------------------- tallies and tables
 
 
 @dataclass(frozen=True)
 class Tally:
-    """Agreement of one reader with the cases of one group (a source, a shape, or all)."""
+    """Agreement of one reader with the cases of one group (a source, a shape, or all), and
+    how it disagrees (`outcome`)."""
 
     reader: str
     corpus: str
@@ -228,6 +256,9 @@ class Tally:
     split: str
     agree: int
     n: int
+    wrong: int = 0
+    extra: int = 0
+    missed: int = 0
 
     @property
     def rate(self) -> float:
@@ -243,11 +274,14 @@ def score_corpus(
     for split in splits:
         chosen = [c for c in cases if c.split == split]
         groups = sorted({c.group(by) for c in chosen})
-        for name, agrees in readers(corpus).items():
-            verdicts = [(c.group(by), agrees(c)) for c in chosen]
+        for name, read in readers(corpus).items():
+            outcomes = [(c.group(by), outcome(corpus, c, read(c))) for c in chosen]
             for group in [*groups, ALL]:
-                mine = [ok for g, ok in verdicts if group in (g, ALL)]
-                tallies.append(Tally(name, corpus, group, split, sum(mine), len(mine)))
+                kinds = Counter(o for g, o in outcomes if group in (g, ALL))
+                tallies.append(
+                    Tally(name, corpus, group, split, kinds[AGREE], kinds.total(),
+                          kinds[WRONG], kinds[EXTRA], kinds[MISSED])
+                )  # fmt: skip
     return tallies
 
 
@@ -269,22 +303,46 @@ def corpus_table(tallies: list[Tally], split: str, by: str = "source") -> str:
     return "\n".join(lines)
 
 
+# The columns of `error_table` per corpus: what a wrong, an extra and a missed finding mean.
+_ERROR_COLUMNS = {
+    "choice": ("another option", "an option where none", "none where one"),
+    "number": ("another value", "a value where none", "none where one"),
+    "freeform": ("", "credits a wrong answer", "misses a right one"),
+}
+
+
+def error_table(tallies: list[Tally], split: str) -> str:
+    """A Markdown table for one corpus and split: each reader's disagreements by kind, and how
+    many of them are silent (an answer that is wrong, rather than no answer)."""
+    mine = [t for t in tallies if t.split == split and t.group == ALL]
+    corpus = mine[0].corpus
+    wrong, extra, missed = _ERROR_COLUMNS[corpus]
+    silent = corpus == "freeform"  # a free-form reader's every disagreement is a wrong verdict
+    lines = [
+        "| reader | n | agree | "
+        + (f"{wrong} | " if wrong else "")
+        + f"{extra} | {missed} | silent errors |",
+        "|---" * (7 if wrong else 6) + "|",
+    ]
+    for t in mine:
+        errors = t.wrong + t.extra + (t.missed if silent else 0)
+        cells = [f"`{t.reader}`", str(t.n), str(t.agree)]
+        cells += [str(t.wrong)] if wrong else []
+        cells += [str(t.extra), str(t.missed), f"{errors} ({100 * errors / t.n:.1f}%)"]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
 def misses(corpus: str, reader: str, cases: Iterable[Case]) -> list[str]:
     """One line per case ``reader`` disagrees with: id, label and what the reader found."""
-    agrees = readers(corpus)[reader]
+    read = readers(corpus)[reader]
     lines = []
     for case in cases:
-        if agrees(case):
+        found = read(case)
+        if outcome(corpus, case, found) == AGREE:
             continue
-        found: object
-        if corpus == "choice":
-            found = choice_value(reader, case)
-        elif reader.startswith("number/"):
-            found = extract(case.text, reader).value
-        elif corpus == "number":
-            found = "(baseline)"
-        else:
-            found = extract(case.text, reader.split(":")[0]).value
+        if corpus == "freeform":  # what the preset extracted, beside whether it credits it
+            found = f"{found} ({extract(case.text, reader.split(':')[0]).value!r})"
         text = case.text.replace("\n", "\\n")
         shown = text if len(text) <= 140 else text[:70] + " … " + text[-65:]
         lines.append(f"{case.id}  label={case.label!r}  found={found!r}  {shown}")

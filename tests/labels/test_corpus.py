@@ -156,3 +156,43 @@ def test_the_dev_tables_cover_every_dev_case_once() -> None:
             assert sum(t.n for t in groups) == total.n == len(dev)
         table = corpus_accuracy.corpus_table(tallies, "dev")
         assert table.count("\n") == len({c.source for c in dev}) + 2  # head, rule, groups, all
+
+
+@pytest.mark.parametrize(
+    ("corpus", "label", "found", "kind"),
+    [
+        ("choice", "b", "b", "agree"),
+        ("choice", None, None, "agree"),
+        ("choice", "b", "c", "wrong"),
+        ("choice", None, "c", "extra"),
+        ("choice", "b", None, "missed"),
+        ("number", "3/4", "0.75", "agree"),
+        ("number", "3/4", "0.7", "wrong"),
+        ("number", None, "12", "extra"),
+        ("number", "12", None, "missed"),
+        ("freeform", True, True, "agree"),
+        ("freeform", False, False, "agree"),
+        ("freeform", False, True, "extra"),
+        ("freeform", True, False, "missed"),
+    ],
+)
+def test_a_disagreement_is_told_apart_by_kind(
+    corpus: str, label: Any, found: object, kind: str
+) -> None:
+    case = corpus_accuracy._case(
+        corpus, {"id": "x", "source": "s", "shape": "k", "split": "dev", "text": "", "label": label}
+    )
+    assert corpus_accuracy.outcome(corpus, case, found) == kind
+
+
+def test_the_error_table_counts_every_case_once_and_calls_wrong_answers_silent() -> None:
+    rows = [("Answer: B", "b"), ("Answer: B", "c"), ("Answer: B", None), ("no idea", "a")]
+    cases = [_case(id=f"x{i}", text=text, label=label) for i, (text, label) in enumerate(rows)]
+    tallies = corpus_accuracy.score_corpus("choice", cases, ("dev",))
+    mine = next(t for t in tallies if t.reader == "choice/v9" and t.group == "all")
+    assert (mine.agree, mine.wrong, mine.extra, mine.missed) == (1, 1, 1, 1)
+    table = corpus_accuracy.error_table(tallies, "dev")
+    row = next(line for line in table.splitlines() if "`choice/v9`" in line)
+    assert row == "| `choice/v9` | 4 | 1 | 1 | 1 | 1 | 2 (50.0%) |"
+    head, rule = table.splitlines()[:2]
+    assert rule.count("|---") == head.count("|") - 1
