@@ -259,6 +259,7 @@ class Tally:
     wrong: int = 0
     extra: int = 0
     missed: int = 0
+    answered: int = 0  # cases it answers (free-form: credits)
 
     @property
     def rate(self) -> float:
@@ -275,14 +276,21 @@ def score_corpus(
         chosen = [c for c in cases if c.split == split]
         groups = sorted({c.group(by) for c in chosen})
         for name, read in readers(corpus).items():
-            outcomes = [(c.group(by), outcome(corpus, c, read(c))) for c in chosen]
+            found = [(c.group(by), c, read(c)) for c in chosen]
+            outcomes = [(g, outcome(corpus, c, f), _answers(corpus, f)) for g, c, f in found]
             for group in [*groups, ALL]:
-                kinds = Counter(o for g, o in outcomes if group in (g, ALL))
+                kinds = Counter(o for g, o, _ in outcomes if group in (g, ALL))
+                answered = sum(a for g, _, a in outcomes if group in (g, ALL))
                 tallies.append(
                     Tally(name, corpus, group, split, kinds[AGREE], kinds.total(),
-                          kinds[WRONG], kinds[EXTRA], kinds[MISSED])
+                          kinds[WRONG], kinds[EXTRA], kinds[MISSED], answered)
                 )  # fmt: skip
     return tallies
+
+
+def _answers(corpus: str, found: object) -> bool:
+    """Whether a finding is an answer (free-form: a credit)."""
+    return bool(found) if corpus == "freeform" else found is not None
 
 
 def corpus_table(tallies: list[Tally], split: str, by: str = "source") -> str:
@@ -321,14 +329,18 @@ def error_table(tallies: list[Tally], split: str) -> str:
     lines = [
         "| reader | n | agree | "
         + (f"{wrong} | " if wrong else "")
-        + f"{extra} | {missed} | silent errors |",
-        "|---" * (7 if wrong else 6) + "|",
+        + f"{extra} | {missed} | silent errors | right when it answers |",
+        "|---" * (8 if wrong else 7) + "|",
     ]
     for t in mine:
         errors = t.wrong + t.extra + (t.missed if silent else 0)
         cells = [f"`{t.reader}`", str(t.n), str(t.agree)]
         cells += [str(t.wrong)] if wrong else []
         cells += [str(t.extra), str(t.missed), f"{errors} ({100 * errors / t.n:.1f}%)"]
+        right = t.answered - t.wrong - t.extra
+        cells.append(
+            f"{right}/{t.answered} ({100 * right / t.answered:.1f}%)" if t.answered else "-"
+        )
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 

@@ -193,6 +193,6 @@ def test_the_error_table_counts_every_case_once_and_calls_wrong_answers_silent()
     assert (mine.agree, mine.wrong, mine.extra, mine.missed) == (1, 1, 1, 1)
     table = corpus_accuracy.error_table(tallies, "dev")
     row = next(line for line in table.splitlines() if "`choice/v9`" in line)
-    assert row == "| `choice/v9` | 4 | 1 | 1 | 1 | 1 | 2 (50.0%) |"
+    assert row == "| `choice/v9` | 4 | 1 | 1 | 1 | 1 | 2 (50.0%) | 1/3 (33.3%) |"
     head, rule = table.splitlines()[:2]
     assert rule.count("|---") == head.count("|") - 1
