@@ -485,3 +485,10 @@ def test_a_v5_based_pattern_invalid_for_the_choices_given_at_run_time_is_a_clear
         ValueError, match=r"preset 'choice/u': pattern .* \(choices 'xyz'\) is not a valid"
     ):
         extract("x", "choice/u", presets=presets, choices="xyz")
+
+
+def test_presets_are_listed_with_their_version_numbers_in_order() -> None:
+    names = list_parsers({n: get_parser(n) for n in ("choice/v10", "choice/v2", "choice/v9")})
+    assert names == ["choice/v2", "choice/v9", "choice/v10"]
+    every = [n for n in list_parsers() if n.startswith("choice/v")]
+    assert every == sorted(every, key=lambda n: int(n.removeprefix("choice/v")))

@@ -5,6 +5,7 @@ User presets are read from TOML files by `preset_files`; `PresetSet.from_file` j
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from types import MappingProxyType
@@ -54,5 +55,11 @@ def get_parser(name: str, presets: Mapping[str, Parser] | None = None) -> Parser
 
 
 def list_parsers(presets: Mapping[str, Parser] | None = None) -> list[str]:
-    """Names of every available preset, sorted."""
-    return sorted(presets if presets is not None else BUILTIN)
+    """Names of every available preset, sorted with their numbers by value (``choice/v9``
+    before ``choice/v10``)."""
+    return sorted(presets if presets is not None else BUILTIN, key=_by_number)
+
+
+def _by_number(name: str) -> list[str | int]:
+    """A sort key reading each run of digits as a number: ``["choice/v", 10]``."""
+    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", name)]
