@@ -51,7 +51,7 @@ LABELS = ROOT / "tests" / "labels"
 REAL = ROOT.parent / "shared" / "data" / "real"
 SPLITS = ("dev", "test")
 FREEFORM_PRESETS = ("freeform/v1", "freeform/v2", "freeform/v3", "freeform/v4")
-MATCHERS = ("v1", "v2", "v3", "v4")
+MATCHERS = ("v1", "v2", "v3", "v4", "v5")
 
 
 def split_of(key: str) -> str:

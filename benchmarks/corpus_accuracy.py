@@ -37,7 +37,7 @@ from answer_audit import extract, get_parser, is_correct, list_parsers
 LABELS = Path(__file__).resolve().parents[1] / "tests" / "labels"
 CORPORA = ("choice", "number", "freeform")
 LATIN = "abcdefghij"
-MATCHERS = ("v1", "v2", "v3", "v4")
+MATCHERS = ("v1", "v2", "v3", "v4", "v5")
 ALL = "all"
 
 
@@ -66,7 +66,7 @@ def corpus_path(corpus: str, labels: Path = LABELS) -> Path:
     return labels / f"corpus_{corpus}.jsonl"
 
 
-FRESH_SPLITS = ("fresh", "fresh2", "fresh3", "fresh4")
+FRESH_SPLITS = ("fresh", "fresh2", "fresh3", "fresh4", "fresh5")
 """The blind held-out files, oldest first: each written and labelled without sight of any
 parser and scored once, after the versions it tests were finished (tests/labels/README.md)."""
 

@@ -47,9 +47,11 @@ def jobs() -> list[tuple[str, Callable[[str], object]]]:
         (name, lambda text, name=name: extract(text, name)) for name in list_parsers()
     ]
     found += [(f"is_correct/{n}", lambda text, n=n: is_correct(text, "8", n))
-              for n in ("v1", "v2", "v3", "v4", "numeric")]  # fmt: skip
+              for n in ("v1", "v2", "v3", "v4", "v5", "numeric")]  # fmt: skip
     found.append(("is_correct/v3 (word)", lambda text: is_correct(text, "Paris", "v3")))
     found.append(("is_correct/v4 (word)", lambda text: is_correct(text, "Paris", "v4")))
+    found.append(("is_correct/v5 (word)", lambda text: is_correct(text, "Paris", "v5")))
+    found.append(("is_correct/v5 (date)", lambda text: is_correct(text, "4 May 2001", "v5")))
     return found
 
 

@@ -231,15 +231,6 @@ def test_choice_v9_reads_any_mix_of_its_new_forms_to_a_choice_or_none(text: str)
     assert_choice_or_none(extract(text, "choice/v9"), text)
 
 
-def test_choice_v9_is_the_recommended_choice_preset_and_the_newest() -> None:
-    from answer_audit import list_parsers
-    from answer_audit.parsers.presets.recommended import RECOMMENDED
-
-    assert RECOMMENDED["choice"].preset == "choice/v9"
-    names = [n.removeprefix("choice/v") for n in list_parsers() if n.startswith("choice/v")]
-    assert max(int(n) for n in names if n.isdigit()) == 9
-
-
 def test_line_final_patterns_skip_lines_shorter_than_their_shortest_match() -> None:
     import re
 

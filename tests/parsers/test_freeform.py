@@ -228,7 +228,7 @@ def test_v3_matcher_edges() -> None:
 
 
 def test_default_freeform_schemes_include_the_recommended_preset() -> None:
-    assert Scheme("parse_v4", "freeform/v4", "v4") in default_schemes("freeform")
+    assert Scheme("parse_v4", "freeform/v4", "v5") in default_schemes("freeform")
     assert parse_scheme("num=number/v1:numeric") == Scheme("num", "number/v1", "numeric")
 
 

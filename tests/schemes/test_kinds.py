@@ -244,7 +244,7 @@ def test_check_scheme() -> None:
 def test_default_schemes() -> None:
     assert [s.spec() for s in FREEFORM.default_schemes()] == [
         "parse_only=freeform/v2:v1", "parse_norm=freeform/v2:v2", "norm_only=stored:v2",
-        "parse_v4=freeform/v4:v4",
+        "parse_v4=freeform/v4:v5",
     ]  # fmt: skip
     choice = [s.parser for s in CHOICE.default_schemes()]
     assert choice == sorted(n for n, p in BUILTIN.items() if p.family == "choice")
@@ -252,7 +252,7 @@ def test_default_schemes() -> None:
     assert all(get_parser(s.parser).family == "json" for s in JSON.default_schemes())
     assert [s.spec() for s in NUMBER.default_schemes()] == [
         "number/v1=number/v1:numeric", "number/v2=number/v2:numeric",
-        "stored_numeric=stored:numeric",
+        "number/v3=number/v3:numeric", "stored_numeric=stored:numeric",
     ]  # fmt: skip
     for kind in KINDS.values():
         for scheme in kind.default_schemes():

@@ -5,7 +5,9 @@ A scheme's ``:NAME`` picks both a normalizer (`NORMALIZERS`) and the matcher of 
 (`answer_audit.matching.v1_v2`), ``v3`` is `match_v3` (equivalent spellings, numbers by value,
 mentions that are only asked or negated do not count; `answer_audit.matching.v3`), ``v4`` is
 `match_v4` (v3 as a careful reader: accents, units, initialisms and surnames, no pick,
-self-correction; `answer_audit.matching.v4`), and ``numeric`` compares the final number of the prediction with the truth's number by value
+self-correction; `answer_audit.matching.v4`), ``v5`` is `match_v5` (v4, and dates in any
+format, years in words, negation, corrections and hedges in more languages, sources that are no
+answer; `answer_audit.matching.v5`), and ``numeric`` compares the final number of the prediction with the truth's number by value
 (`answer_audit.matching.numeric`). Vectorized twins live in `answer_audit.matching.polars`.
 """
 
@@ -22,6 +24,7 @@ from answer_audit.matching.v3 import match_v3
 from answer_audit.matching.v3_normalizer import normalize_v3
 from answer_audit.matching.v4 import match_v4
 from answer_audit.matching.v4_normalizer import normalize_v4
+from answer_audit.matching.v5 import match_v5, normalize_v5
 from answer_audit.text.numerals import normalize_number
 
 __all__ = ["MATCHERS", "NORMALIZERS", "SHORT_TRUTH_MAX_LEN", "Matcher", "is_correct", "normalize"]
@@ -30,8 +33,8 @@ __all__ = ["MATCHERS", "NORMALIZERS", "SHORT_TRUTH_MAX_LEN", "Matcher", "is_corr
 Matcher = Callable[[str, str, float], "bool | None"]
 
 # A name here is also the name of a matcher in `MATCHERS`: ``v1`` to ``v4`` compare by
-# containment, ``numeric`` by value (this normalizer gives the final number). ``v4`` comes
-# last: the names keep the order they were released in.
+# containment, ``numeric`` by value (this normalizer gives the final number). ``v4`` and
+# ``v5`` come last: the names keep the order they were released in.
 NORMALIZERS: Mapping[str, Callable[[str], str]] = MappingProxyType(
     {
         "v1": normalize_v1,
@@ -39,12 +42,13 @@ NORMALIZERS: Mapping[str, Callable[[str], str]] = MappingProxyType(
         "v3": normalize_v3,
         "numeric": normalize_number,
         "v4": normalize_v4,
+        "v5": normalize_v5,
     }
 )
 
 
 def normalize(text: str, normalizer: str = "v1") -> str:
-    """Apply a named normalizer (``"v1"``, ``"v2"``, ``"v3"``, ``"v4"`` or ``"numeric"``).
+    """Apply a named normalizer (``"v1"`` to ``"v5"``, or ``"numeric"``).
 
     >>> normalize("The U.S. (mainland)!", "v2")
     'the us mainland'
@@ -70,6 +74,7 @@ MATCHERS: Mapping[str, Matcher] = MappingProxyType(
         "v3": lambda prediction, truth, rel_tol: match_v3(prediction, truth),
         "numeric": match_numeric,
         "v4": lambda prediction, truth, rel_tol: match_v4(prediction, truth),
+        "v5": lambda prediction, truth, rel_tol: match_v5(prediction, truth),
     }
 )
 assert set(MATCHERS) == set(NORMALIZERS), "every normalizer name needs a matcher"

@@ -33,6 +33,7 @@ from answer_audit.parsers.choice_patterns import (
     compile_script_step,
     compile_step,
 )
+from answer_audit.parsers.choice_plain import invented_item_start, read_correction, read_plain
 from answer_audit.parsers.choice_region import (
     RAW_END,
     RAW_LIMIT,
@@ -106,6 +107,10 @@ class ChoicePreset:
     # choice/v8: line starts (in the raw text's case) that, before the terminal answer line, send
     # the text to the full reading: the new-item headers its statements step stops at (`Passage:`)
     terminal_stops: tuple[str, ...] = ()
+    # choice/v10: one label (group 1, a `scripts` pattern) by which an invented next item is
+    # found (a question, then an option list or a used answer header: `choice_plain`); the
+    # answer region ends where it starts
+    item_token: str | None = None
 
     def __post_init__(self) -> None:
         (script_choices if self.scripts else validated_choices)(self.choices)
@@ -153,6 +158,12 @@ class ChoicePreset:
             pre.append(
                 "invisible characters (zero-width spaces, joiners, BOM, soft hyphens) dropped"
             )
+        if self.item_token is not None:
+            pre.append(
+                "`item-cut`: the answer ends where an invented next item starts: a question line "
+                "after a line naming an option, followed by an option list or by an answer header "
+                "used before it (`choice_plain`)"
+            )
         if self.turns or self.replies:
             pre.append(
                 f"`turn-cut`: the answer ends where an invented next turn starts ({len(self.turns)} "
@@ -178,6 +189,7 @@ class _Compiled:
     # with the strings one of which each pattern's every match holds (`needed_strings`)
     turns: tuple[tuple[re.Pattern[str], frozenset[str] | None], ...] = ()
     replies: tuple[tuple[re.Pattern[str], frozenset[str] | None], ...] = ()
+    item_token: re.Pattern[str] | None = None  # choice/v10's (`ChoicePreset.item_token`)
 
 
 def choice_letters(choices: str) -> str:
@@ -282,6 +294,7 @@ def _compile_scripts(preset: ChoicePreset, choices: str) -> _Compiled:
         # turns and replies are the built-in preset's (a preset file cannot set them)
         tuple(map(_with_needs, map(builtin, preset.turns))),
         tuple(map(_with_needs, map(builtin, preset.replies))),
+        builtin(preset.item_token) if preset.item_token is not None else None,
     )
 
 
@@ -314,7 +327,11 @@ def _to_choice(token: str | None, letters: str) -> str | None:
 def _run(preset: ChoicePreset, text: str, choices: str, options: OptionTexts | None) -> Extraction:
     if preset.terminal and (rule := terminal_rule(choices)) is not None:
         found = rule.answer(text)
-        if found is not None and not _stopped_before(preset.terminal_stops, text, found[0]):
+        if (
+            found is not None
+            and not _stopped_before(preset.terminal_stops, text, found[0])
+            and not _item_before(preset, text, choices, found[0])
+        ):
             return Extraction(found[2], TERMINAL_RULE, (found[0], found[1]))
     return budgeted(lambda: _run_steps(preset, text, choices, options), timed=preset.user_patterns)
 
@@ -330,6 +347,21 @@ def _stopped_before(stops: tuple[str, ...], text: str, end: int) -> bool:
         return False  # the answer line is the first line, or no header's colon comes before it
     first, later = _stop_lines(stops)
     return first.match(text, 0, end) is not None or later.search(text, 0, end) is not None
+
+
+def _item_before(preset: ChoicePreset, text: str, choices: str, end: int) -> bool:
+    """Whether an invented next item (choice/v10) starts before ``end`` of the raw text; a
+    question mark is its first need, so most outputs are not read again."""
+    if preset.item_token is None or ("?" not in text and "？" not in text and "؟" not in text):
+        return False
+    compiled = _compiled(preset, choices)
+    if compiled.item_token is None:
+        return False
+    norm, origin = nfkc_lower_with_map(text)
+    cut = invented_item_start(norm, compiled.item_token, compiled)
+    if cut is None:
+        return False
+    return (origin.span(cut, cut + 1)[0] if origin is not None else 0) < end
 
 
 @lru_cache(maxsize=8)
@@ -360,6 +392,10 @@ def _run_steps(
         if cut is not None:  # blank, not cut: offsets stay those of `norm`
             norm = norm[:cut] + " " * (len(norm) - cut)
         norm = ends_only(norm, READ_LIMIT, READ_END)
+    if compiled.item_token is not None:
+        cut = invented_item_start(norm, compiled.item_token, compiled)
+        if cut is not None:  # blank, not cut: offsets stay those of `norm`
+            norm = norm[:cut] + " " * (len(norm) - cut)
     for mask, needs in zip(compiled.masks, compiled.mask_needs, strict=True):
         if may_match(needs, norm):  # else it has no match: the text stays as it is
             norm = masked(mask, norm) if preset.scripts else mask.sub(_blank, norm)
@@ -502,4 +538,6 @@ _STEP_RUNNERS = {
     "last-char": _last_char,
     "guard": read_guard,  # choice/v9
     "last-resort": read_last_resort,  # choice/v9
+    "correction": read_correction,  # choice/v10
+    "plain-answer": read_plain,  # choice/v10
 }

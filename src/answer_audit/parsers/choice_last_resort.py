@@ -45,7 +45,7 @@ def answer_tail(norm: str) -> tuple[int, int]:
     return (brk if brk >= 0 else start), end
 
 
-def _sentence_start(norm: str, lo: int, at: int) -> int:
+def sentence_start(norm: str, lo: int, at: int) -> int:
     """Where the sentence holding ``at`` starts, no earlier than ``lo``."""
     return max(lo, *(norm.rfind(mark, lo, at) + 1 for mark in _MARKS))
 
@@ -57,18 +57,18 @@ def _sentence_end(norm: str, at: int, hi: int) -> int:
 
 # Before a token in its clause: it is negated, an example, compared, conditional or one of a
 # list ("B, D"); a "but" between the cue and the token ends the cue ("not A, but D").
-_BUT = r"(?:\bbut\b|\brather\b|\binstead\b|\bsondern\b|\bsino\b|\bmais\b|بل|而是|아니라|ではなく)"
-_NOT_BEFORE = re.compile(
+BUT = r"(?:\bbut\b|\brather\b|\binstead\b|\bsondern\b|\bsino\b|\bmais\b|بل|而是|아니라|ではなく)"
+NOT_BEFORE = re.compile(
     r"(?:\b(?:not|never|no|nor|neither|either|unlike|than|like|such as|e\.g\.|eg|if|whether"
     r"|between|except|or|and|vs\.?|versus|without|nicht|kein|pas|ni|ou|o|oder|und|et|y|e"
     r"|sans|sin|không|bukan|tidak|nie|check|consider|examine|evaluate|compare|about"
     r"|look at|try|test)(?![a-z])|n['’]t|ليس|ليست|لا|غير|أو|不是|非|或|和|与|还是|例如|比如"
-    r"|如果|假如|ไม่ใช่|ไม่|หรือ|아닌|또는)(?:(?!" + _BUT + r")[^.;:!?。；：！？\n]){0,20}\Z"
+    r"|如果|假如|ไม่ใช่|ไม่|หรือ|아닌|또는)(?:(?!" + BUT + r")[^.;:!?。；：！？\n]){0,20}\Z"
     r"|(?<![^\W\d_])[^\W\d_][)）]?[ \t]*[,،、/&][ \t]*[(（]?\Z"
 )
 # Right after a token: it is the subject of a verdict against it (also after an appositive's
 # comma: "heparin, option D, is ruled out"), or one of two.
-_NOT_AFTER = re.compile(
+NOT_AFTER = re.compile(
     r"[)）\]'\"”’*]*[ \t]*(?:,?[ \t]*(?:is|are|was|seems|looks|would|could|might|may)[ \t]+(?:not|n['’]t"
     r"|incorrect|wrong|false|unlikely|ruled out|eliminated|be|have)\b|isn['’]t|(?:or|and|vs\.?"
     r"|und|oder|et|ou|y|o|e|или|и)[ \t]+\W{0,2}[a-z\d]\b|[,、/][ \t]*\W?[a-z]\W?(?:[ \t]|$)"
@@ -118,7 +118,7 @@ def read_guard(
     tail = norm[max(0, end - 16) : end]
     if dangling.search(tail) is None:
         return None
-    start = _sentence_start(norm, lo, end)
+    start = sentence_start(norm, lo, end)
     if token.search(norm, start, end) is not None:
         return NoAnswer(GUARD_RULES[1], (start, end))
     return None
@@ -144,9 +144,9 @@ def read_last_resort(
     for pattern in positions:
         for m in pattern.finditer(norm, lo, hi):
             start, stop = m.span(1)
-            if _NOT_BEFORE.search(norm, max(0, start - 40), start) is not None:
+            if NOT_BEFORE.search(norm, max(0, start - 40), start) is not None:
                 continue
-            if _NOT_AFTER.match(norm, stop) is not None:
+            if NOT_AFTER.match(norm, stop) is not None:
                 continue
             token = m.group(1)
             seen.add(value(token))
@@ -157,20 +157,20 @@ def read_last_resort(
     if last is None or None in seen:
         return None
     start, stop, token = last
-    begin = _sentence_start(norm, lo, start)
-    if _NOT_SENTENCE.search(norm, begin, start) is not None:
+    begin = sentence_start(norm, lo, start)
+    if NOT_SENTENCE.search(norm, begin, start) is not None:
         return None
     end = _sentence_end(norm, stop, hi)
     for other in token_pattern.finditer(norm, begin, end):
         at = other.start(1)
         if at == start or value(other.group(1)) == value(token) or _ARTICLE.match(norm, at):
             continue
-        if _NOT_BEFORE.search(norm, max(0, at - 40), at) is not None:
+        if NOT_BEFORE.search(norm, max(0, at - 40), at) is not None:
             continue  # negated, or one of a list the answer is not in ("not A, but C")
-        if at < start and _NOT_AFTER.match(norm, other.end(1)) is not None:
+        if at < start and NOT_AFTER.match(norm, other.end(1)) is not None:
             continue
         return None
-    if _DOUBT_AFTER.search(norm, stop, hi) is not None:
+    if DOUBT_AFTER.search(norm, stop, hi) is not None:
         return None
     return start, stop, token, step.rule
 
@@ -178,12 +178,12 @@ def read_last_resort(
 # "a"/"i" before a word: the English article or pronoun, not a choice.
 _ARTICLE = re.compile(r"[ai][ \t]+[a-z]{2,}")
 # After the answer: a doubt or indecision ("Or C.", "maybe D", "I can't decide").
-_DOUBT_AFTER = re.compile(
+DOUBT_AFTER = re.compile(
     r"\b(?:or|maybe|perhaps|possibly|au)\b[^.!?\n]{0,24}?\b[a-j]\b[^a-z]|can['’]?t decide"
     r"|cannot decide|还是|或者"
 )
 # Earlier in the answer's sentence: a conditional, an example, someone else's answer.
-_NOT_SENTENCE = re.compile(
+NOT_SENTENCE = re.compile(
     r"\b(?:if|would|example|e\.g|for instance|thinks|says|said|believes|claims|suppose)\b"
     r"|如果|假如|例如|比如|만약|もし"
 )

@@ -21,6 +21,8 @@ StepKind = Literal[
     "option-text",
     "guard",
     "last-resort",
+    "correction",
+    "plain-answer",
 ]
 TAIL = 2000
 """How many of the answer region's last characters choice/v9's ``guard`` and ``last-resort``
@@ -51,6 +53,7 @@ class ChoiceStep:
     - ``option-text``: the text of exactly one option (given at extraction time), after the
       last answer trigger (``patterns``) or in a short whole answer.
     - ``guard`` and ``last-resort`` (choice/v9): see `choice_last_resort`.
+    - ``correction`` and ``plain-answer`` (choice/v10): see `choice_plain`.
     """
 
     kind: StepKind
@@ -131,6 +134,22 @@ class ChoiceStep:
                     "a JSON string field holding one choice under any key), minus negated, "
                     f"compared and example ones, in the answer region's last {TAIL:,} characters: "
                     "the answer when they name exactly one choice"
+                )
+            case "correction":
+                return (
+                    f"`{self.rule}`: the output opens with a sentence naming one choice and its "
+                    "final sentence ends in another, repeating the word just before the first or "
+                    "the words just after it, and no sentence between names one: the later choice "
+                    f"(in the answer region's last {TAIL:,} characters)"
+                )
+            case "plain-answer":
+                return (
+                    f"`{self.rule}`: when nothing above answered, the labels standing alone in the "
+                    "options' script after a word (not a cased label before a word, a digit in a "
+                    "set of letters, a question, nor a negated, compared, listed or example one), "
+                    f"in the answer region's last {TAIL:,} characters, name exactly one choice and "
+                    "one stands in the first sentence, the final sentence or the last line's first "
+                    "sentence: that choice"
                 )
             case "option-text":
                 return (

@@ -32,8 +32,16 @@ from fractions import Fraction
 from answer_audit.extraction import Extraction
 from answer_audit.parsers.freeform import AnswerRegionPreset
 from answer_audit.parsers.number_region import find_region
-from answer_audit.text.answer_statements import NO_NUMBER, Pick, Reading, read_statement
+from answer_audit.text.answer_statements import (
+    NO_NUMBER,
+    V2_RULES,
+    Pick,
+    Reading,
+    ReadingRules,
+    read_statement,
+)
 from answer_audit.text.decimal_convention import Convention
+from answer_audit.text.harmony import final_channel_start
 from answer_audit.text.numerals import format_number
 from answer_audit.text.statement_bounds import (
     AnswerPrefix,
@@ -81,12 +89,19 @@ class StatementNumberPreset:
     name: str
     region: AnswerRegionPreset
     family: str = "freeform"
+    rules: ReadingRules = V2_RULES
+    """What it reads beyond number/v2 (`ReadingRules`; number/v3 turns them all on)."""
 
     def extract(self, text: str) -> Extraction:
-        region = find_region(self.region, text)
+        offset: int | None = 0
+        if self.rules.harmony:
+            offset = final_channel_start(text)
+        if offset is None:
+            return Extraction(None, "no-final-channel", None)
+        region = find_region(self.region, text[offset:] if offset else text)
         if isinstance(region, str):
             return Extraction(None, region, None)
-        return read_answer(text, *region)
+        return read_answer(text, offset + region[0], offset + region[1], self.rules)
 
     def describe(self) -> list[str]:
         return [
@@ -108,37 +123,72 @@ class StatementNumberPreset:
             "questions skipped), its last result; `cut-off` when the text stops mid-computation",
             "value: the number as a short exact string (`29.00` -> `29`, `3/8` -> `0.375`)",
             "`not-found`: no number",
+            *self._rule_lines(),
         ]
 
+    def _rule_lines(self) -> list[str]:
+        rules = self.rules
+        lines = [
+            (
+                rules.harmony,
+                "harmony: the analysis channel is reasoning, only the final channel "
+                "answers; `no-final-channel` when it never comes",
+            ),
+            (
+                rules.scales,
+                "scale words multiply (`$3.2 million` -> 3200000, `2万5千` -> 25000); "
+                "`四分之三` -> 3/4",
+            ),
+            (rules.spaced_fraction, "`Answer: 7 / 8` is the fraction 7/8"),
+            (rules.quoted_json, 'a JSON string value runs to its closing quote (`"12,600"`)'),
+            (rules.padded_sums, "`12.500 + 7.500 = 20.000` decides that points group"),
+            (rules.cjk_alternatives, "`12個または15個`: `several-values`"),
+            (
+                rules.no_answer_forms,
+                "`not-determinable` (a final 'cannot be calculated'), "
+                "`unrun-program` (code that was never run)",
+            ),
+        ]
+        return [line for on, line in lines if on]
 
-def read_answer(text: str, start: int, end: int) -> Extraction:
+
+def read_answer(text: str, start: int, end: int, rules: ReadingRules = V2_RULES) -> Extraction:
     """The answer value of ``text[start:end]`` (an answer region), as an `Extraction` whose
     span indexes ``text``."""
     low = lowered(text)
     prefix = last_prefix(low, start, end)
-    convention = Convention(text, start, end, prefix.decimal_comma if prefix else None)
+    hint = prefix.decimal_comma if prefix else None
+    convention = Convention(text, start, end, hint, padded_sums=rules.padded_sums)
     if prefix is not None:
-        return _from_prefix(text, low, start, end, prefix, convention)
-    first = _bare_first_line(text, start, end, convention)
+        return _from_prefix(text, low, start, end, prefix, convention, rules)
+    if rules.no_answer_forms and _unrun_program(text, start, end):
+        return Extraction(None, "unrun-program", None)
+    first = _bare_first_line(text, start, end, convention, rules)
     if first is not None:
         return first
-    return _final_statement(text, low, start, end, convention)
+    return _final_statement(text, low, start, end, convention, rules)
 
 
 def _from_prefix(
-    text: str, low: str, start: int, end: int, prefix: AnswerPrefix, convention: Convention
+    text: str,
+    low: str,
+    start: int,
+    end: int,
+    prefix: AnswerPrefix,
+    convention: Convention,
+    rules: ReadingRules,
 ) -> Extraction:
-    bounds = prefix_statement(text, prefix, end)
-    reading = _read(text, bounds, convention, "first")
+    bounds = prefix_statement(text, prefix, end, rules.quoted_json)
+    reading = _read(text, bounds, convention, "first", rules)
     if reading is NO_NUMBER or _echoed(text, start, bounds, reading):
         if not _DIGIT.search(text, bounds.end, end):
             empty = not text[bounds.start : bounds.end].strip(" \t\n*_$.")
             return Extraction(None, "empty-answer" if empty else "answer-not-a-number", None)
-        return _final_statement(text, low, bounds.end, end, convention)
+        return _final_statement(text, low, bounds.end, end, convention, rules)
     span = (reading.start, reading.end)
     if reading.value is None:
         return Extraction(None, reading.rule or "not-found", span)
-    problem = _run_problem(text, low, start, prefix, reading.value, convention)
+    problem = _run_problem(text, low, start, prefix, reading.value, convention, rules)
     if problem is None and _HEDGE.search(text, bounds.end, min(end, bounds.end + _HEDGE_REACH)):
         problem = "hedged"
     if problem is not None:
@@ -146,10 +196,12 @@ def _from_prefix(
     return Extraction(format_number(reading.value), _RULES.get(prefix.kind, "answer-line"), span)
 
 
-def _read(text: str, bounds: Bounds, convention: Convention, pick: Pick) -> Reading:
+def _read(
+    text: str, bounds: Bounds, convention: Convention, pick: Pick, rules: ReadingRules
+) -> Reading:
     """`read_statement` on ``text[bounds]``, its offsets moved into ``text``."""
     statement, offsets = without_annotations(text[bounds.start : bounds.end])
-    reading = read_statement(statement, convention, pick)
+    reading = read_statement(statement, convention, pick, rules)
     if reading is NO_NUMBER:
         return reading
     a, b = offsets.span(reading.start, reading.end) if reading.end > reading.start else (0, 0)
@@ -165,7 +217,13 @@ def _echoed(text: str, start: int, bounds: Bounds, reading: Reading) -> bool:
 
 
 def _run_problem(
-    text: str, low: str, start: int, last: AnswerPrefix, value: Fraction, convention: Convention
+    text: str,
+    low: str,
+    start: int,
+    last: AnswerPrefix,
+    value: Fraction,
+    convention: Convention,
+    rules: ReadingRules,
 ) -> str | None:
     """``several-values`` when an answer statement just before the last one, on its line,
     names another value; ``cycle`` when three or more in a row end on a change of value."""
@@ -182,11 +240,11 @@ def _run_problem(
         before = last_prefix(low, max(start, digit.end() - _STATEMENT_REACH), digit.end())
         if before is None:
             break
-        earlier = prefix_statement(text, before, later.start)
+        earlier = prefix_statement(text, before, later.start, rules.quoted_json)
         gap = text[earlier.end : later.start]
         if len(gap.strip()) > _RUN_GAP or _DIGIT.search(gap):
             break
-        reading = _read(text, earlier, convention, "first")
+        reading = _read(text, earlier, convention, "first", rules)
         if reading.value is None:
             break
         if len(values) == 1 and not _SENTENCE_BREAK.search(gap) and reading.value != value:
@@ -198,7 +256,9 @@ def _run_problem(
     return None
 
 
-def _bare_first_line(text: str, start: int, end: int, convention: Convention) -> Extraction | None:
+def _bare_first_line(
+    text: str, start: int, end: int, convention: Convention, rules: ReadingRules
+) -> Extraction | None:
     """``18\\n\\nExplanation: ...``: a first line that is one number, then more lines."""
     m = _BARE_FIRST_LINE.match(text, start, end)
     if m is None or not m.group().endswith("\n"):
@@ -207,7 +267,7 @@ def _bare_first_line(text: str, start: int, end: int, convention: Convention) ->
     following = end if nonspace is None else nonspace.start()
     if following == end or _BARE_FIRST_LINE.match(text, following, end):
         return None  # the whole output, or a column of numbers: no answer and explanation
-    reading = _read(text, Bounds(start, m.end()), convention, "first")
+    reading = _read(text, Bounds(start, m.end()), convention, "first", rules)
     if reading.value is None:
         return None
     return Extraction(format_number(reading.value), "answer-first", (reading.start, reading.end))
@@ -228,7 +288,7 @@ def _cycling_lines(text: str, start: int, end: int) -> bool:
 
 
 def _final_statement(
-    text: str, low: str, start: int, end: int, convention: Convention
+    text: str, low: str, start: int, end: int, convention: Convention, rules: ReadingRules
 ) -> Extraction:
     """The value of the last sentence with a number (asides skipped), or why there is none."""
     tail, _ = without_annotations(text[max(start, end - 400) : end].rstrip())
@@ -245,10 +305,40 @@ def _final_statement(
         text, sentence.start, sentence.end
     ):
         return Extraction(None, "hedged", None)  # "Is it 12?", "Maybe 12? Or 15."
-    reading = _read(text, sentence, convention, "last")
+    reading = _read(text, sentence, convention, "last", rules)
     if reading is NO_NUMBER:
         return Extraction(None, "not-found", None)
     span = (reading.start, reading.end)
     if reading.value is None:
         return Extraction(None, reading.rule or "not-found", span)
+    if rules.no_answer_forms and _UNDETERMINED.search(text, reading.end, end):
+        return Extraction(None, "not-determinable", span)
     return Extraction(format_number(reading.value), "last-statement", span)
+
+
+# number/v3: the final statement says the value cannot be found (after its last number)
+_UNDETERMINED = re.compile(
+    r"(?i)\b(?:cannot|can ?not|can't|could not|couldn't|is not possible to|isn't possible to"
+    r"|impossible to|unable to|no way to)\s+(?:be\s+)?(?:calculate|determine|compute|work out"
+    r"|find|answer)(?:d|ed)?\b"
+    r"|\b(?:not enough|insufficient) (?:information|data)\b"
+    r"|\bkann nicht (?:berechnet|bestimmt|ermittelt) werden|\bne peut pas être (?:calculé|déterminé)"
+    r"|\bno se puede (?:calcular|determinar)|无法(?:求出|计算|确定|得出)|条件不足|不能确定"
+    r"|求められない|計算できない|決められない"
+)
+# number/v3: an output that ends inside a program it never ran (`def solution(): ... return x`)
+_LAST_LINE = re.compile(r"(?s).*\n([^\n]*\S[^\n]*)\s*\Z")
+_INDENTED_RETURN = re.compile(r"[ \t]+return\b")
+_CODE_FENCE = re.compile(r"(?s).*^```[ \t]*(python3?|py)?[ \t]*\n", re.MULTILINE)
+
+
+def _unrun_program(text: str, start: int, end: int) -> bool:
+    """The region ends with a function's indented ``return`` line, or with a closed
+    ``python`` block (no ``output`` after it): a program given, never run."""
+    last = _LAST_LINE.match(text, start, end)
+    if last is not None and _INDENTED_RETURN.match(last.group(1)):
+        return True
+    if not text[start:end].rstrip().endswith("```"):
+        return False
+    fence = _CODE_FENCE.match(text, start, max(start, end - 3))
+    return fence is not None and fence.group(1) is not None

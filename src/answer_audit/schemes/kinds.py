@@ -221,7 +221,7 @@ class FreeformKind(Kind):
     def default_schemes(self) -> list[Scheme]:
         """Parsing alone (freeform/v2, v1 matcher), parsing plus normalizing (v2 matcher),
         normalizing the stored parse alone, and the recommended parser with its matcher
-        (freeform/v4 with v4, `RECOMMENDED`): each scheme's distance from the stored labels
+        (freeform/v4 with v5, `RECOMMENDED`): each scheme's distance from the stored labels
         says which step moves the numbers."""
         best = RECOMMENDED["freeform"]
         return [

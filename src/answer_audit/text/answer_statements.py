@@ -27,7 +27,33 @@ from typing import Literal
 from answer_audit.text.decimal_convention import Convention
 from answer_audit.text.latex import Mapped, plain_math
 from answer_audit.text.number_reading import Numeral, find_numerals
+from answer_audit.text.number_scales import plain_scales, scale_after
 from answer_audit.text.number_words import word_numbers
+
+
+@dataclass(frozen=True, slots=True)
+class ReadingRules:
+    """What number/v3 reads that number/v2 does not; all off is number/v2."""
+
+    scales: bool = False
+    """Scale words multiply (``$3.2 million``, ``3.5万``, ``2万5千``); ``四分之三`` is 3/4."""
+    spaced_fraction: bool = False
+    """A statement that is two integers around a slash (``7 / 8 of the tank``) is a fraction."""
+    cjk_alternatives: bool = False
+    """``12個または15個``, ``12个或15个``: two values (none), like ``12 or 15``."""
+    quoted_json: bool = False
+    """A JSON answer given as a string runs to its closing quote (``"12,600"``)."""
+    padded_sums: bool = False
+    """A sum that holds either way, whose point operands all end in ``.x00`` / ``.000``
+    (``12.500 + 7.500 = 20.000``), groups with points: its decimals would be padding."""
+    no_answer_forms: bool = False
+    """No answer where a final statement says the value cannot be found, or the output is a
+    program that was never run."""
+    harmony: bool = False
+    """A harmony output's analysis channel is reasoning; only its final channel answers."""
+
+
+V2_RULES = ReadingRules()
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +84,10 @@ _DASH = re.compile(r"[-–—]| [–—] ")
 _ALTERNATIVE = re.compile(
     rf"[\s)\]]*(?P<units>{_UNITS})[\s,;]*(?:\b(?:or|otherwise|oder|ou|o|или|hoặc|atau)\b|或).*",
     re.IGNORECASE | re.DOTALL,
+)
+# `12個または15個`, `12个或15个`: a counter word may sit before the CJK "or" (no spaces around it)
+_CJK_ALTERNATIVE = re.compile(
+    r"\s*[^\W\d_]{0,3}?\s*(?:または|もしくは|あるいは|或者|或是|或|还是|還是|혹은|또는)\s*[$€£¥₩]?"
 )
 _DOUBT = re.compile(r"\b(?:maybe|perhaps|possibly|vielleicht|peut-être|quizás|tal vez)\b", re.I)
 # The same quantity again in other units: `16 cups, about 2 kg`, `2.5 hours (150 minutes)`
@@ -119,7 +149,9 @@ class _Chain:
         return None
 
 
-def read_statement(statement: str, convention: Convention, pick: Pick = "first") -> Reading:
+def read_statement(
+    statement: str, convention: Convention, pick: Pick = "first", rules: ReadingRules = V2_RULES
+) -> Reading:
     """The value ``statement`` answers with (see the module docstring for the rules).
 
     >>> read_statement("25 × 12 = 300 apples", Convention("")).value
@@ -128,10 +160,12 @@ def read_statement(statement: str, convention: Convention, pick: Pick = "first")
     'several-values'
     """
     mapped = plain_math(statement)
+    if rules.scales:
+        mapped = plain_scales(mapped)
     numerals = find_numerals(mapped.text)
     if not numerals:
         return _words(mapped, pick)
-    chains = _chains(mapped.text, numerals)
+    chains = _chains(mapped.text, numerals, rules.cjk_alternatives)
     if all(c.negated for c in chains):
         return NO_NUMBER
     if pick == "first":
@@ -142,6 +176,11 @@ def read_statement(statement: str, convention: Convention, pick: Pick = "first")
         before = chains[index - 1].after if index > 0 else "start"
     chain = chains[index]
     numeral_index = chain.result
+    if numeral_index is None and rules.spaced_fraction:
+        previous = chains[index - 1].after if index > 0 else "start"
+        fraction = _spaced_fraction(mapped, numerals, chain, previous)
+        if fraction is not None:
+            return fraction
     if numeral_index is None:
         return _no_value(mapped, numerals[chain.first], "unevaluated-expression")
     numeral = numerals[numeral_index]
@@ -157,7 +196,29 @@ def read_statement(statement: str, convention: Convention, pick: Pick = "first")
     minus = "minus" in mapped.text and _MINUS_WORD.search(mapped.text, 0, numeral.start)
     if minus and chain.first == numeral_index:
         value = -value  # "the change is minus 20"
+    if rules.scales and (factor := scale_after(mapped.text, numeral.end)) is not None:
+        value *= factor
     start, end = mapped.span(numeral.start, numeral.end)
+    return Reading(value, None, start, end)
+
+
+_SLASH = re.compile(r" *[/⁄] *")
+
+
+def _spaced_fraction(
+    mapped: Mapped, numerals: list[Numeral], chain: _Chain, before: str
+) -> Reading | None:
+    """``7 / 8``: a chain of two integers around a slash, on its own (no ``=``, no other
+    chain joined to it by a list, range or ``or``), is the fraction they write."""
+    if len(chain.parts) != 1 or len(chain.parts[0]) != 2 or _connector_problem(before, chain.after):
+        return None
+    top, bottom = (numerals[i] for i in chain.parts[0])
+    if not (top.integer_literal and bottom.integer_literal and bottom.point):
+        return None
+    if not _SLASH.fullmatch(mapped.text, top.end, bottom.start):
+        return None
+    value = top.point / bottom.point if top.point is not None else None
+    start, end = mapped.span(top.start, bottom.end)
     return Reading(value, None, start, end)
 
 
@@ -190,11 +251,14 @@ def _words(mapped: Mapped, pick: Pick) -> Reading:
     return Reading(value, None, start, end)
 
 
-def _chains(text: str, numerals: list[Numeral]) -> list[_Chain]:
+def _chains(text: str, numerals: list[Numeral], cjk_alternatives: bool = False) -> list[_Chain]:
     chains = [_Chain([[0]], negated=_NEGATED.search(text, 0, numerals[0].start) is not None)]
     for i in range(1, len(numerals)):
         gap = text[numerals[i - 1].end : numerals[i].start]
-        kind = _gap_kind(gap, text, numerals, i)
+        if cjk_alternatives and _CJK_ALTERNATIVE.fullmatch(gap):
+            kind = "or"
+        else:
+            kind = _gap_kind(gap, text, numerals, i)
         if kind == "operator":
             chains[-1].parts[-1].append(i)
         elif kind == "relation":

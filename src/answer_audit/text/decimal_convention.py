@@ -25,10 +25,16 @@ class Convention:
     """
 
     def __init__(
-        self, text: str, start: int = 0, end: int | None = None, decimal_comma: bool | None = None
+        self,
+        text: str,
+        start: int = 0,
+        end: int | None = None,
+        decimal_comma: bool | None = None,
+        padded_sums: bool = False,
     ) -> None:
         self._source = (text, start, len(text) if end is None else end)
         self._hint = decimal_comma
+        self._padded_sums = padded_sums  # number/v3: see `_arithmetic`
 
     @cached_property
     def _text(self) -> str:
@@ -60,7 +66,7 @@ class Convention:
             comma = True
         if point != comma:
             return "point" if point else "comma"
-        return _arithmetic(self._text)
+        return _arithmetic(self._text, self._padded_sums)
 
     def value(self, numeral: Numeral) -> Fraction | None:
         """The numeral's value in this text, or None when the convention cannot be decided."""
@@ -93,25 +99,60 @@ _COMMA_EVIDENCE = re.compile(
 _BARE_COMMA_DECIMAL = re.compile(rf"{_EDGE}\d+,(?:\d{{1,2}}|\d{{4,}}){_END}")
 _OPERAND = r"(\d{1,3}(?:[.,]\d{3})+(?:[.,]\d+)?|\d+(?:[.,]\d+)?)"
 _EQUATION = re.compile(rf"{_EDGE}{_OPERAND}\s*([-+×*·x/÷])\s*{_OPERAND}\s*=\s*{_OPERAND}{_END}")
+# number/v3's sums: an operand may carry a currency (`Rp 12.500 + Rp 7.500 = Rp 20.000`)
+_MONEY = r"(?:(?:Rp|R\$|RM|Rs|TL|₺|[$€£¥₹₩₽])\.?\s?)?"
+_AFTER = r"(?:\s?(?:TL|₺|€|zł|kr|₫|đ)(?![^\W\d_]))?"  # `2.500 TL + 1.500 TL = 4.000 TL`
+_MONEY_OPERAND = rf"{_MONEY}{_OPERAND}{_AFTER}"
+_MONEY_EQUATION = re.compile(
+    rf"{_EDGE}{_MONEY_OPERAND}\s*([-+×*·x/÷])\s*{_MONEY_OPERAND}\s*=\s*{_MONEY}{_OPERAND}{_END}"
+)
+_PADDED = re.compile(r"\d*[.,]\d\d0")  # 12.500, 20.000: three decimals ending in 0
 _MAX_EQUATIONS = 32  # the first ones decide; bounded on a flood of sums
 _EVIDENCE_REACH = 8000  # characters read at each end of a longer text
 
 
-def _arithmetic(text: str) -> str | None:
-    """``point`` or ``comma`` when the text's sums hold under one convention only."""
+def _arithmetic(text: str, padded_sums: bool = False) -> str | None:
+    """``point`` or ``comma`` when the text's sums hold under one convention only.
+
+    With ``padded_sums`` (number/v3) a sum may name a currency, and one that holds either way
+    decides when every operand with a separator has three decimals ending in 0 under one
+    reading (``12.500 + 7.500 = 20.000``): nobody pads 20 as 20.000, so that separator groups.
+    """
     holds = {"point": 0, "comma": 0}
-    for m in islice(_EQUATION.finditer(text), _MAX_EQUATIONS):
+    equations = _MONEY_EQUATION if padded_sums else _EQUATION
+    for m in islice(equations.finditer(text), _MAX_EQUATIONS):
         a, op, b, c = m.groups()
         parsed = [readings(x)[:2] for x in (a, b, c)]
         if all(point == comma for point, comma in parsed):
             continue  # 3 + 4 = 7 reads the same either way: it decides nothing
-        for index, convention in enumerate(("point", "comma")):
-            x, y, z = (pair[index] for pair in parsed)
-            if x is not None and y is not None and z is not None and _holds(x, op, y, z):
-                holds[convention] += 1
+        held = [
+            convention
+            for index, convention in enumerate(("point", "comma"))
+            if _all_hold([pair[index] for pair in parsed], op)
+        ]
+        if padded_sums and len(held) == 2:
+            held = [padded] if (padded := _padding(a, b, c)) else held
+        for convention in held:
+            holds[convention] += 1
     if holds["point"] != holds["comma"] and 0 in holds.values():
         return "point" if holds["point"] else "comma"
     return None
+
+
+def _padding(*operands: str) -> str | None:
+    """The convention in which the separator of ``operands`` groups, when every operand that
+    has one has a single separator followed by three digits ending in 0, and all use the same
+    separator; None otherwise."""
+    separated = [x for x in operands if "." in x or "," in x]
+    separators = {c for x in separated for c in x if c in ".,"}
+    if len(separators) != 1 or not all(_PADDED.fullmatch(x) for x in separated):
+        return None
+    return "comma" if separators == {"."} else "point"
+
+
+def _all_hold(values: list[Fraction | None], op: str) -> bool:
+    x, y, z = values
+    return x is not None and y is not None and z is not None and _holds(x, op, y, z)
 
 
 def _holds(a: Fraction, op: str, b: Fraction, c: Fraction) -> bool:

@@ -111,3 +111,13 @@ def _chinese(numeral: str) -> Fraction | None:
             total = (total + section + digit) * _CJK_LARGE[ch]
             section = digit = 0
     return Fraction(total + section + digit)
+
+
+def cjk_numeral_value(numeral: str) -> Fraction | None:
+    """The value of a Chinese/Japanese numeral written in characters (``三百四十`` -> 340), or
+    None when it is not one.
+
+    >>> cjk_numeral_value("两千零五"), cjk_numeral_value("abc")
+    (Fraction(2005, 1), None)
+    """
+    return _chinese(numeral) if _CJK.fullmatch(numeral) else None

@@ -190,12 +190,20 @@ _ENUMERATOR = re.compile(r"[ \t]*(?:\d{1,2}[.)]|[-*•])[ \t]+(?=\S)")
 _BLANK = re.compile(r"[ \t*_]*")
 _NONSPACE = re.compile(r"\S")
 _JSON_VALUE_END = re.compile(r'["\n,}]')
+_JSON_STRING_END = re.compile(r'(?<!\\)"|\n')
 
 
-def prefix_statement(text: str, prefix: AnswerPrefix, end: int) -> Bounds:
+def prefix_statement(
+    text: str, prefix: AnswerPrefix, end: int, quoted_json: bool = False
+) -> Bounds:
     """The statement an answer prefix opens: the box's inside, the tag's or JSON value's
-    inside, else the rest of the sentence (the next line when the prefix ends its line)."""
+    inside, else the rest of the sentence (the next line when the prefix ends its line).
+    With ``quoted_json`` (number/v3) a JSON string value runs to its closing quote, so its
+    grouping commas stay in it (``"12,600"``)."""
     start = prefix.end
+    if quoted_json and prefix.kind == "json" and text[start - 1 : start] == '"':
+        stop = _JSON_STRING_END.search(text, start, min(end, start + _MAX_STATEMENT))
+        return Bounds(start, stop.start() if stop else _line_end(text, start, end))
     if prefix.kind == "box":
         return Bounds(start, _closing_brace(text, start, min(end, start + _MAX_BOX)))
     if prefix.kind == "tag":

@@ -1187,6 +1187,71 @@ CHOICE_V9 = ChoicePreset(
 )
 
 
+# ---------------------------------------------------------------------------- choice/v10
+# choice/v9 with plain answers read by the shape and place of a label instead of listed words
+# (its misses on the fourth blind split, fresh4, were mostly answer sentences in languages no
+# list named, and each blind split so far held 10-25% such forms):
+# - `item-cut`: a question line after a line naming an option, followed by an option list (lines
+#   led by the labels in order, or the labels in brackets on one line) or by an answer header the
+#   text used before ("Svar:"), starts an invented next item: the answer region ends there;
+# - `correction` (before the statements): an output that opens with one option and whose final
+#   sentence ends in another, in the opening answer's own words ("Svar: a ... Det korrekte svar
+#   er derfor c."), answers the later option;
+# - `plain-answer` (after every other step found nothing): labels standing alone in the options'
+#   script after a word (a cased label before a cased word is a word: "a casa", "vitamin C is";
+#   a digit counts only in a set of digits, in any script's digits), not negated, compared,
+#   listed or in a question; when those in the answer region's tail all name one option and
+#   one stands in the first sentence, the final sentence or the last line's first sentence;
+# - a JSON field whose value is one word and a label ("Option 3"), an XML element holding one
+#   label (<choice>A</choice>), a keyword argument (letter='D'), a sentence ending in a label
+#   in parentheses after a word ("... (option B).") as last-resort positions;
+# - Cyrillic ј and і read as the Latin labels j and i (`choice_plain.LOOKALIKES`).
+
+# One label: not touching a letter of its script, a Latin letter, a digit, an apostrophe
+# after a letter or a degree sign; any script's digits (a digit counts only in a set of digits)
+_V10_TOK = (
+    r"(?<![{W}\u00c0-\u024f\u1e00-\u1eff°℃%\d])(?<![^\W\d_]['’])(?<!\d[.,])"
+    r"([{K}јі]|\d)(?![{W}\u00c0-\u024f\u1e00-\u1eff\d°℃%]|['’][^\W\d_]|[.,][0-9])"
+)
+# the label; v7's example cues (earlier in the sentence) and v5's negations (right after the
+# label: "B가 아닙니다", "b 以外"), each as one pattern, that make a label no answer
+_V10_PLAIN = (
+    _V10_TOK,
+    "|".join(f"(?:{cue})" for cue in _V7_EXAMPLE_CUES),
+    r"[)）\]'\"”’*]*[ \t]*(?:" + "|".join(f"(?:{n})" for n in _V5_NEGATIONS) + ")",
+)
+_V10_LAST_RESORT = (
+    *_V9_LAST_RESORT[:-1],
+    # a JSON string field whose value is a word and one letter ("Option B"; not a digit:
+    # "grade 3" is a value)
+    r"\"[^\"\n]{1,40}\"[ \t]*:[ \t]*\"[ \t]*[^\W\d_]{2,12}[ \t]+"
+    + _V9_TOK.replace("[{K}]", "[{A}]")
+    + r"[ \t]*\"",
+    # an XML element holding one label, any tag but sub/sup (<choice>A</choice>)
+    r"<(?!su[bp]>)[a-z_][\w\-]{0,30}>[ \t]*" + _V9_TOK + r"[ \t]*</[a-z_][\w\-]{0,30}>",
+    # a keyword argument whose value is one quoted label (MCQAnswer(letter='D', ...))
+    r"[(,][ \t]*[a-z_]\w{0,30}[ \t]*=[ \t]*['\"]" + _V9_TOK + r"['\"]",
+    # a line ending in a label in parentheses after a word ("Answer: The mitochondria (option
+    # B).")
+    r"[^\W\d_][ \t]+[(（](?:[^\W\d_]{2,12}[ \t]*)?"
+    + _V9_TOK
+    + r"[)）][ \t]*[.。!！]?[ \t]*(?:\n|\Z)",
+    _V9_LAST_RESORT[-1],
+)
+
+CHOICE_V10 = replace(
+    CHOICE_V9,
+    name="choice/v10",
+    steps=(
+        CHOICE_V9.steps[0],
+        ChoiceStep("correction", "correction", patterns=_V10_PLAIN),
+        *CHOICE_V9.steps[1:3],
+        ChoiceStep("last-resort", "last-resort", patterns=_V10_LAST_RESORT),
+        ChoiceStep("plain-answer", "plain-answer", patterns=_V10_PLAIN),
+    ),
+    item_token=_V10_TOK,
+)
+
 # ------------------------------------------------- framework conventions, for comparison
 
 # simple-evals style: a case-insensitive "Answer: X" tried first-match, then each prefix in turn.

@@ -10,6 +10,7 @@ from answer_audit.parsers.freeform import AnswerRegionPreset
 from answer_audit.parsers.number import NumberPreset
 from answer_audit.parsers.number_statement import StatementNumberPreset
 from answer_audit.parsers.presets.freeform import FREEFORM_V3
+from answer_audit.text.answer_statements import ReadingRules
 from answer_audit.text.vocabulary import (
     NEXT_PROBLEM_PATTERNS,
     OPENING_TURN_PATTERNS_V4,
@@ -32,3 +33,23 @@ NUMBER_V2_REGION = AnswerRegionPreset(
 # The value of the last answer statement of that region: equations give their result,
 # ambiguous forms no answer.
 NUMBER_V2 = StatementNumberPreset("number/v2", NUMBER_V2_REGION)
+
+# number/v3 (built with the second blind split, fresh2, as development data) is number/v2 on
+# the same region plus: harmony's analysis channel is reasoning (only the final channel
+# answers); scale words multiply (`$3.2 million`, `3.5万`, `2万5千`) and `四分之三` is 3/4;
+# `Answer: 7 / 8` is a fraction; a JSON string value keeps its grouping (`"12,600"`); a sum
+# whose point operands are padded (`12.500 + 7.500 = 20.000`) groups with points; no answer
+# for `12個または15個`, a final "cannot be calculated", or a program never run.
+NUMBER_V3 = StatementNumberPreset(
+    "number/v3",
+    NUMBER_V2_REGION,
+    rules=ReadingRules(
+        scales=True,
+        spaced_fraction=True,
+        cjk_alternatives=True,
+        quoted_json=True,
+        padded_sums=True,
+        no_answer_forms=True,
+        harmony=True,
+    ),
+)
