@@ -113,7 +113,8 @@ def read_guard(
             and all(ch in compiled.token_chars for ch in held)
             and not after.strip(" \t\n$.\\]")
         ):
-            return NoAnswer(GUARD_RULES[0], (box, close + 1))
+            # (through the closing brace; a box never closed ends with the text)
+            return NoAnswer(GUARD_RULES[0], (box, min(close + 1, len(norm))))
     dangling, token = patterns
     tail = norm[max(0, end - 16) : end]
     if dangling.search(tail) is None:
