@@ -66,7 +66,7 @@ def corpus_path(corpus: str, labels: Path = LABELS) -> Path:
     return labels / f"corpus_{corpus}.jsonl"
 
 
-FRESH_SPLITS = ("fresh", "fresh2", "fresh3", "fresh4", "fresh5")
+FRESH_SPLITS = ("fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6")
 """The blind held-out files, oldest first: each written and labelled without sight of any
 parser and scored once, after the versions it tests were finished (tests/labels/README.md)."""
 

@@ -25,6 +25,7 @@ from typing import Any
 
 from answer_audit import extract, is_correct, list_parsers
 from answer_audit.matching import NORMALIZERS
+from answer_audit.parsers.presets.recommended import RECOMMENDED
 
 MB = 1 << 20
 SIZES = (MB // 64, MB // 16, MB // 4, MB)  # smaller sizes catch superlinear work that times out
@@ -96,6 +97,9 @@ SHAPES: dict[str, Callable[[int], str]] = {
         "Answer:",
         n,
     ),
+    # a label looping after a short preamble: every label of one sentence read (choice/v10's
+    # plain answers once reread the sentence for each)
+    "choice-label-loop": lambda n: "Let me think. " + repeat_to("(C) C- ", n - 14),
     # The matchers' truth "8" mentioned in every clause and never asserted (negated, one side
     # of an alternative: each mention is read), a reasoning block never closed (freeform/v4
     # reads it as the answer), and the chat roles freeform/v4 added, over and over.
@@ -103,8 +107,27 @@ SHAPES: dict[str, Callable[[int], str]] = {
     "mentions-or": lambda n: repeat_to("8 or 9 ", n),
     "open-trace": lambda n: "<think>" + repeat_to("hmm, maybe 8? no wait\n", n - 7),
     "more-roles": lambda n: repeat_to("ok\nH: hi\nStudent: x\n用户：y\n", n),
+    # What number/v4 reads: number words after answer words (and one compound word that never
+    # ends), code blocks with an answer prefix inside, answers in parts, ConvFinQA programs,
+    # follow-up question headers, and an answer word with a parenthesis.
+    "number-words": lambda n: repeat_to("Antwort: dreiundzwanzig quatre-vingt-dix-sept ", n),
+    "word-compound": lambda n: "Die Antwort lautet " + repeat_to("achtzehn", n - 19),
+    "code-fences": lambda n: repeat_to("```python\nans = price * 2\n```\n```output\n8\n```\n", n),
+    "answer-parts": lambda n: repeat_to("Answer: a) 1  b) 2\n", n),
+    "programs": lambda n: repeat_to("subtract(2460, 2115), divide(#0, 2115) = 0.16 ", n),
+    "follow-ups": lambda n: repeat_to("## Follow-up question 1\n12 x 11 = 132\n", n),
+    "answer-parentheses": lambda n: repeat_to("the answer (arabic numerals) is (", n),
+    # Floods of dates for a date truth (`DATE_TRUTH`, read by the date jobs): its day without
+    # its year, another day in ISO form, its day first, a span of days that holds it (in its
+    # year and month), and the truth itself negated in every clause (each mention is read).
+    "date-flood": lambda n: repeat_to("may 5 ", n),
+    "iso-dates": lambda n: repeat_to("2020-01-01 ", n),
+    "day-of-month": lambda n: repeat_to("5th of may ", n),
+    "date-ranges": lambda n: repeat_to("may 5-6, 2020 ", n),
+    "dates-negated": lambda n: repeat_to("not 05/05/2020, ", n),
 }
 OPTIONS = ["paris", "rome", "berlin", "madrid"]
+DATE_TRUTH = "May 5, 2020"
 
 
 def _matcher(normalizer: str) -> Callable[[str], object]:
@@ -119,7 +142,17 @@ def workloads() -> dict[str, Callable[[str], object]]:
     }
     jobs["choice/v4 +options"] = lambda text: extract(text, "choice/v4", choices_text=OPTIONS)
     jobs.update({f"is_correct/{n}": _matcher(n) for n in NORMALIZERS})
+    # v5 reads a date truth its own way; and the recommended free-form scheme end to end
+    jobs["is_correct/v5 date"] = lambda text: is_correct(text, DATE_TRUTH, "v5")
+    freeform = RECOMMENDED["freeform"]
+    jobs[f"{freeform.preset}+{freeform.matcher} date"] = _recommended_freeform
     return jobs
+
+
+def _recommended_freeform(text: str) -> object:
+    freeform = RECOMMENDED["freeform"]
+    value = extract(text, freeform.preset).value
+    return is_correct(None if value is None else str(value), DATE_TRUTH, freeform.matcher)
 
 
 def best_time(fn: Callable[[str], object], text: str, repeats: int = REPEATS) -> float:

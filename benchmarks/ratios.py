@@ -6,8 +6,8 @@ Each pair runs a preset and a baseline (a framework's own extraction regex) over
 chain-of-thought texts, interleaved, best of ``--repeats`` passes each, and reports rows per
 second and the ratio preset / baseline with its target:
 
-- ``number/v2`` and ``number/v3`` against lm-eval's GSM8K ``flexible-extract`` filter, the
-  regex ``(-?[$0-9.,]{2,})|(-?[0-9]+)`` with its last match: target ratio >= 1/2.
+- ``number/v2``, ``number/v3`` and ``number/v4`` against lm-eval's GSM8K ``flexible-extract``
+  filter, the regex ``(-?[$0-9.,]{2,})|(-?[0-9]+)`` with its last match: target ratio >= 1/2.
 
 The texts imitate GSM8K-style chain-of-thought outputs (lognormal length, median about 600
 characters): a few worked steps with their arithmetic, then the final answer in one of the
@@ -56,6 +56,7 @@ class Pair:
 PAIRS = (
     Pair("number/v2", "lm-eval flexible-extract", flexible_extract, 0.5),
     Pair("number/v3", "lm-eval flexible-extract", flexible_extract, 0.5),
+    Pair("number/v4", "lm-eval flexible-extract", flexible_extract, 0.5),
 )
 
 _NAMES = ("Maya", "Tom", "Ana", "Li", "Omar", "Sara", "Ken", "Priya")

@@ -82,6 +82,7 @@ def test_new_presets_beat_every_older_preset_on_every_split(split: str) -> None:
             "choice/v8",
             "choice/v9",
             "choice/v10",
+            "choice/v11",
             "freeform/v4:v4",
             "freeform/v4:v5",
         )

@@ -209,12 +209,3 @@ def test_plain_answer_never_answers_when_the_tail_names_two_options(
     if x != y:
         assert found.rule != "plain-answer"
     assert found.value in (None, x.lower(), y.lower())
-
-
-def test_choice_v10_is_the_recommended_choice_preset_and_the_newest() -> None:
-    from answer_audit import list_parsers
-    from answer_audit.parsers.presets.recommended import RECOMMENDED
-
-    assert RECOMMENDED["choice"].preset == "choice/v10"
-    names = [n.removeprefix("choice/v") for n in list_parsers() if n.startswith("choice/v")]
-    assert max(int(n) for n in names if n.isdigit()) == 10

@@ -252,7 +252,8 @@ def test_default_schemes() -> None:
     assert all(get_parser(s.parser).family == "json" for s in JSON.default_schemes())
     assert [s.spec() for s in NUMBER.default_schemes()] == [
         "number/v1=number/v1:numeric", "number/v2=number/v2:numeric",
-        "number/v3=number/v3:numeric", "stored_numeric=stored:numeric",
+        "number/v3=number/v3:numeric", "number/v4=number/v4:numeric",
+        "stored_numeric=stored:numeric",
     ]  # fmt: skip
     for kind in KINDS.values():
         for scheme in kind.default_schemes():

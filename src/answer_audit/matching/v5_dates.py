@@ -26,7 +26,6 @@ oh five``) as digits, before v3's reading of number words adds them up.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -51,7 +50,19 @@ _MONTH_NAMES: tuple[tuple[str, ...], ...] = (
     ("december", "dec", "dezember", "decembre", "diciembre", "dezembro", "dicembre", "декабря"),
 )  # fmt: skip
 MONTHS = {name: number for number, names in enumerate(_MONTH_NAMES, 1) for name in names}
-_MONTH = "(?P<{}>" + "|".join(sorted(map(re.escape, MONTHS), key=len, reverse=True)) + r")\.?"
+
+
+def _alternation(words: list[str]) -> str:
+    """``words`` as one alternation tried in their order, with the words that open with the
+    same character in one branch: a position fails at one character check, not at each word,
+    and the words that can match there are tried in the same order as in ``a|b|c``."""
+    branches: dict[str, list[str]] = {}
+    for word in words:
+        branches.setdefault(word[0], []).append(re.escape(word[1:]))
+    return "|".join(f"{re.escape(c)}(?:{'|'.join(rest)})" for c, rest in branches.items())
+
+
+_MONTH = "(?P<{}>" + _alternation(sorted(MONTHS, key=len, reverse=True)) + r")\.?"
 _DAY = r"(?P<{}>[0-3]?\d)(?:st|nd|rd|th|er|º|°|\.)?"
 _YEAR = r"(?P<{}>[12]\d{{3}})"
 _NO_DIGIT_BEFORE = r"(?<![\w.,/-])"
@@ -127,13 +138,6 @@ def _readings(m: re.Match[str]) -> list[Date]:
     return [Date(year, month, day)] if _valid(month, day) else []
 
 
-def _dates(p: str) -> Iterator[tuple[re.Match[str], list[Date]]]:
-    """Every date written in ``p`` with its readings, form by form (they may overlap)."""
-    for form in _DATES:
-        for m in form.finditer(p):
-            yield m, _readings(m)
-
-
 @lru_cache(maxsize=4096)
 def date_truth(truth: str) -> Date | None:
     """The truth as a date when it is one date with a month (a bare year is a number truth);
@@ -156,14 +160,96 @@ def date_truth(truth: str) -> Date | None:
 
 def date_mentions(p: str, truth: Date) -> list[tuple[int, int]]:
     """The spans of the canonical text ``p`` that write the truth's day (see the module
-    docstring), in text order."""
+    docstring), in text order.
+
+    >>> date_mentions("may 5, 2020 or may 6, 2020", Date(2020, 5, 5))
+    [(0, 11)]
+    """
     found = []
-    for m, readings in _dates(p):
-        if readings and all(d.states(truth) for d in readings):
-            found.append(m.span())
-    if truth.day is not None:
-        found += _committed_days(p, truth)
+    # a reading states the truth's year only where the year group is its digits, and its day
+    # only where the day group is the day's digits, with a leading zero or not
+    year = None if truth.year is None else str(truth.year)
+    days = None if truth.day is None else {str(truth.day), f"0{truth.day}"}
+    for form, needs in zip(_DATES, _FORM_NEEDS, strict=True):
+        if not _written(p, truth, needs):
+            continue  # no match of this form can write the truth's parts
+        stated: dict[tuple[str | None, ...], bool] = {}  # by the groups, which make the date
+        for m in form.finditer(p):
+            if year is not None and m["y"] != year:
+                continue
+            if days is not None and needs.day_group and m["d"] not in days:
+                continue
+            verdict = stated.get(groups := m.groups())
+            if verdict is None:
+                readings = _readings(m)
+                verdict = stated[groups] = bool(readings) and all(d.states(truth) for d in readings)
+            if verdict:
+                found.append(m.span())
+    if truth.day is not None and "the" in p and _written(p, truth, _RANGE_NEEDS):
+        found += _committed_days(p, truth)  # its "the 26th" needs a "the"
     return sorted(found)
+
+
+@dataclass(frozen=True, slots=True)
+class _Needs:
+    """What a match of one date form must write to state a truth. `_written` checks the text
+    for it, so a form none of whose matches could state the truth is not read at all: the
+    speed changes, never the spans."""
+
+    month_name: bool
+    """The month is a name (else a number)."""
+    has_day: bool
+    """The form can write a day (a form that cannot states no truth that has one)."""
+    day_group: bool
+    """The day is the group ``d`` (day and month in either order have none)."""
+    marks: str = ""
+    """One of these characters is in every match (``年``, a dash between two days)."""
+    year_joined: tuple[str, ...] = ()
+    """One of these, with ``{}`` the year, is in every match with a year (``2007-``)."""
+
+
+_FORM_NEEDS = (
+    # 2007-12-13
+    _Needs(month_name=False, has_day=True, day_group=True, year_joined=("{}-", "{}/", "{}.")),
+    # 20/07/1969
+    _Needs(month_name=False, has_day=True, day_group=False, year_joined=("-{}", "/{}", ".{}")),
+    # 2007年12月13日
+    _Needs(month_name=False, has_day=True, day_group=True, marks="年년"),
+    # december 13th, 2007
+    _Needs(month_name=True, has_day=True, day_group=True),
+    # december 2007
+    _Needs(month_name=True, has_day=False, day_group=False),
+    # 13 december 2007
+    _Needs(month_name=True, has_day=True, day_group=True),
+)
+_RANGE_NEEDS = _Needs(month_name=True, has_day=True, day_group=False, marks="–—-")
+
+
+def _written(p: str, truth: Date, needs: _Needs) -> bool:
+    """Whether ``p`` holds every piece a match stating ``truth`` writes: the year's digits,
+    the day's (``"05"`` holds ``"5"``), the month's number or one of its names, and the
+    form's marks. A necessary condition, not a sufficient one.
+
+    >>> may_5 = Date(2020, 5, 5)
+    >>> _written("may 5", may_5, _FORM_NEEDS[3]), _written("may 5, 2020", may_5, _FORM_NEEDS[3])
+    (False, True)
+    """
+    if truth.day is not None and not needs.has_day:
+        return False
+    if needs.marks and not any(mark in p for mark in needs.marks):
+        return False
+    numbers = (truth.year, truth.day) if needs.month_name else (truth.year, truth.month, truth.day)
+    if any(n is not None and str(n) not in p for n in numbers):
+        return False
+    joined = (form.format(truth.year) for form in needs.year_joined)
+    if truth.year is not None and needs.year_joined and not any(j in p for j in joined):
+        return False
+    if needs.month_name and truth.month is not None:
+        return any(name in p for name in _NAMES_OF.get(truth.month, ()))
+    return True
+
+
+_NAMES_OF = {number: names for number, names in enumerate(_MONTH_NAMES, 1)}
 
 
 def year_mentions(p: str, year: int) -> list[tuple[int, int]]:

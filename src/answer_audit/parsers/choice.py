@@ -214,7 +214,7 @@ def _compile(preset: ChoicePreset, choices: str) -> _Compiled:
     fill = choice_fill(letters)
     n_digits = min(len(letters), 9)
     expand = _expander(preset, choices, fill, user=preset.user_patterns)
-    steps = tuple((s, tuple(expand(p) for p in s.patterns)) for s in preset.steps)
+    steps = tuple((s, tuple(expand(p) for p in _step_patterns(s))) for s in preset.steps)
     token_chars = frozenset(letters) | frozenset(str(i) for i in range(1, n_digits + 1))
     extras = tuple(
         compile_step(s, expand, user=preset.user_patterns) if s.kind in STEP_KINDS else None
@@ -274,7 +274,7 @@ def _compile_scripts(preset: ChoicePreset, choices: str) -> _Compiled:
     # a preset file based on choice/v5 has its patterns timed; its turns are the built-in ones
     expand = _expander(preset, choices, fill, user=preset.user_patterns)
     builtin = _expander(preset, choices, fill, user=False)
-    steps = tuple((s, tuple(expand(p) for p in s.patterns)) for s in preset.steps)
+    steps = tuple((s, tuple(expand(p) for p in _step_patterns(s))) for s in preset.steps)
     chars = frozenset(t for t in tokens.position if len(t) == 1)
     extras = tuple(
         replace(compile_script_step(s, expand, user=preset.user_patterns), token_chars=chars)
@@ -296,6 +296,12 @@ def _compile_scripts(preset: ChoicePreset, choices: str) -> _Compiled:
         tuple(map(_with_needs, map(builtin, preset.replies))),
         builtin(preset.item_token) if preset.item_token is not None else None,
     )
+
+
+def _step_patterns(step: ChoiceStep) -> tuple[str, ...]:
+    """The patterns a step's reader gets: its own, and for a ``last-resort`` step its
+    negations after them (choice/v11's rejecting negation words; none before v11)."""
+    return (*step.patterns, *step.negations) if step.kind == "last-resort" else step.patterns
 
 
 def _with_needs(pattern: re.Pattern[str]) -> tuple[re.Pattern[str], frozenset[str] | None]:

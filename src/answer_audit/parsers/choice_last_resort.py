@@ -138,7 +138,9 @@ def read_last_resort(
     (``patterns[-1]``: one choice token), or that sentence is conditional, an example or someone
     else's answer."""
     value = compiled.tokens.value if compiled.tokens is not None else _same
-    *positions, token_pattern = patterns
+    # (choice/v11: the step's negations follow its patterns: negation words before a token)
+    rejects = patterns[len(patterns) - len(step.negations) :] if step.negations else ()
+    *positions, token_pattern = patterns[: len(patterns) - len(rejects)]
     seen: set[str | None] = set()
     last: tuple[int, int, str] | None = None
     lo, hi = answer_tail(norm)
@@ -146,6 +148,8 @@ def read_last_resort(
         for m in pattern.finditer(norm, lo, hi):
             start, stop = m.span(1)
             if NOT_BEFORE.search(norm, max(0, start - 40), start) is not None:
+                continue
+            if any(r.search(norm, max(0, start - 40), start) for r in rejects):
                 continue
             if NOT_AFTER.match(norm, stop) is not None:
                 continue
@@ -166,7 +170,9 @@ def read_last_resort(
         at = other.start(1)
         if at == start or value(other.group(1)) == value(token) or _ARTICLE.match(norm, at):
             continue
-        if NOT_BEFORE.search(norm, max(0, at - 40), at) is not None:
+        if NOT_BEFORE.search(norm, max(0, at - 40), at) is not None or any(
+            r.search(norm, max(0, at - 40), at) for r in rejects
+        ):
             continue  # negated, or one of a list the answer is not in ("not A, but C")
         if at < start and NOT_AFTER.match(norm, other.end(1)) is not None:
             continue

@@ -27,10 +27,13 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol
+from functools import lru_cache
+from re import _constants as sre_constants  # type: ignore[attr-defined]
+from re import _parser as sre_parse  # type: ignore[attr-defined]
+from typing import Any, Protocol
 
 from answer_audit.parsers.choice_last_resort import (
     BUT,
@@ -77,6 +80,7 @@ class _Label:
     value: str
     sentence: int
     counts: bool  # not in a question, negated, compared, listed or an example
+    rejected: bool = False  # choice/v11: after a negation word ("ikke b"): named, not a pick
 
 
 @dataclass(frozen=True)
@@ -159,39 +163,177 @@ _RUNS_TOGETHER = re.compile(
 _ALTERNATIVE = re.compile(r"[ \t]+[^\W\d_]{1,6}[ \t]+[(\[]?\w(?!\w)")
 
 
-def _a_word(norm: str, start: int, stop: int) -> bool:
+def _a_word(norm: str, start: int, stop: int, short_words: bool = False) -> bool:
     """Whether the cased label at ``start:stop``, not wrapped, is followed by a space and a
-    cased letter: a word or a name ("a house", "vitamin C is"), not a label."""
+    cased letter: a word or a name ("a house", "vitamin C is"), not a label. With
+    ``short_words`` (choice/v11), not when one short word that is no English one and a sentence
+    mark follow ("C da,", "B dha."): a copula or particle after the label."""
     if (start > 0 and norm[start - 1] in _OPENERS) or not _cased(norm[start:stop]):
         return False
     after = re.match(r"[ \t]+(\w)", norm[stop : stop + 8])
-    return after is not None and _cased(after.group(1))
+    if after is None or not _cased(after.group(1)):
+        return False
+    if short_words:
+        particle = _PARTICLE.match(norm, stop)
+        return particle is None or particle.group(1) in _ENGLISH_SHORT
+    return True
+
+
+# choice/v11: one short word, then a sentence mark or the end, after a label
+_PARTICLE = re.compile(r"[ \t]+([^\W\d_]{1,3})(?=[ \t]*(?:[.,;:!。，；！]|\n|\Z))")
+_ENGLISH_SHORT = frozenset(
+    ("too", "now", "is", "was", "are", "be", "so", "to", "it", "in", "on", "at", "of", "as",
+     "by", "up", "or", "and", "the", "for", "yet", "all", "one", "two", "own", "way", "etc",
+     "ok", "me", "us", "him", "her", "them", "you", "we", "do", "did", "has", "had", "can", "may")
+)  # fmt: skip
 
 
 # After a label in its sentence: a contrast ("C, but I have not checked it")
-_BUT_AFTER = re.compile(r"[^.!?。！？\n]*?" + BUT)
+_BUT = re.compile(BUT)
+_BUT_STOP = re.compile(r"[.!?。！？\n]")
 
 
 def _counts(
     norm: str,
     start: int,
     stop: int,
-    sentence: tuple[int, int],
-    cues: tuple[re.Pattern[str], re.Pattern[str]],
+    scan: _SentenceScan,
+    cues: Cues,
+    corrected: bool = False,
 ) -> bool:
     """Whether the label at ``start:stop`` of a sentence answers: not negated, compared,
-    listed, conditional, an example or followed by a contrast."""
-    first, end = sentence
-    example, negated = cues
-    if NOT_BEFORE.search(norm, max(first, start - 40), start) is not None:
+    listed, conditional, an example or followed by a contrast (``corrected``: it corrects a
+    rejected label before it, whose cues do not reach it)."""
+    first = scan.first
+    example, negated = cues.example, cues.negated
+    if not corrected and cues.not_before.search(norm, max(first, start - 40), start) is not None:
         return False
-    if NOT_AFTER.match(norm, stop) is not None or _BUT_AFTER.match(norm, stop, end):
+    if NOT_AFTER.match(norm, stop) is not None or scan.but_after(stop):
         return False
     if negated.match(norm, stop) is not None:
         return False
-    return NOT_SENTENCE.search(norm, first, start) is None and not example.search(
-        norm, first, start
-    )
+    return not scan.cue_before(NOT_SENTENCE, start) and not scan.cue_before(example, start)
+
+
+class _SentenceScan:
+    """One sentence's cues for its labels in order, each scan of the sentence done once: a
+    label's cue search otherwise rereads the sentence from its start, quadratic in a sentence
+    of many labels ("(C) (C) (C) ...")."""
+
+    def __init__(self, norm: str, first: int, end: int) -> None:
+        self.norm, self.first, self.end = norm, first, end
+        self._but: tuple[int, int | None] | None = None  # (searched from, next contrast)
+        self._stops: list[int] | None = None
+        self._cues: dict[re.Pattern[str], tuple[int | None, int | None]] = {}
+
+    def but_after(self, stop: int) -> bool:
+        """``[^.!?。！？\n]*?`` then `BUT` from ``stop`` in the sentence (v10's reading)."""
+        if (
+            self._but is None
+            or stop < self._but[0]
+            or (self._but[1] is not None and stop > self._but[1])
+        ):
+            m = _BUT.search(self.norm, stop, self.end)
+            self._but = (stop, m.start() if m is not None else None)
+        at = self._but[1]
+        if at is None:
+            return False
+        if self._stops is None:
+            self._stops = [m.start() for m in _BUT_STOP.finditer(self.norm, self.first, self.end)]
+        i = bisect_left(self._stops, stop)
+        return i == len(self._stops) or self._stops[i] >= at
+
+    def cue_before(self, pattern: re.Pattern[str], start: int) -> bool:
+        """``pattern.search(norm, first, start) is not None``: searched only once a text the
+        pattern cannot match without stands before ``start``, and first where it last matched."""
+        if pattern not in self._cues:
+            self._cues[pattern] = (_earliest_end(pattern, self.norm, self.first, self.end), None)
+        ready, hit = self._cues[pattern]
+        if ready is None or start < ready:
+            return False
+        if hit is not None and hit < start and pattern.match(self.norm, hit, start) is not None:
+            return True
+        m = pattern.search(self.norm, self.first, start)
+        self._cues[pattern] = (ready, m.start() if m is not None else None)
+        return m is not None
+
+
+def _earliest_end(pattern: re.Pattern[str], norm: str, first: int, end: int) -> int | None:
+    """Where the first text ends, in ``norm[first:end]``, that every match of ``pattern``
+    holds one of (`_required`); ``first`` when it has none, None when none stands there."""
+    texts = _required(pattern)
+    if texts is None:
+        return first
+    ends = [at + len(text) for text in texts if (at := norm.find(text, first, end)) >= 0]
+    return min(ends, default=None)
+
+
+@lru_cache(maxsize=64)
+def _required(pattern: re.Pattern[str]) -> tuple[str, ...] | None:
+    """Texts one of which every match of ``pattern`` holds, or None when none is known."""
+    if pattern.flags & re.IGNORECASE:
+        return None
+    found = _required_in(sre_parse.parse(pattern.pattern, pattern.flags))
+    return tuple(sorted(found)) if found else None
+
+
+def _required_in(items: Any) -> frozenset[str] | None:
+    best: frozenset[str] | None = None
+    run = ""
+
+    def better(texts: frozenset[str] | None) -> None:
+        nonlocal best
+        if texts and (best is None or min(map(len, texts)) > min(map(len, best))):
+            best = texts
+
+    for op, av in items:
+        if op is sre_constants.LITERAL:
+            run += chr(av)
+            continue
+        better(frozenset((run,)) if run else None)
+        run = ""
+        if op is sre_constants.SUBPATTERN and not av[1] & re.IGNORECASE:
+            better(_required_in(av[3]))
+        elif op is sre_constants.ATOMIC_GROUP:
+            better(_required_in(av))
+        elif op is sre_constants.BRANCH:
+            branches = [_required_in(b) for b in av[1]]
+            if all(branches):
+                better(frozenset().union(*branches))  # type: ignore[arg-type]
+        elif op in _REPEATS and av[0] >= 1:
+            better(_required_in(av[2]))
+    better(frozenset((run,)) if run else None)
+    return best
+
+
+_REPEATS = (sre_constants.MAX_REPEAT, sre_constants.MIN_REPEAT, sre_constants.POSSESSIVE_REPEAT)
+
+
+@dataclass(frozen=True)
+class Cues:
+    """What makes a label no answer, from a step's patterns (after the label token): v10's
+    example cues and negations after it, and choice/v11's rejecting negation words before it
+    and its own reading of v9's cues before it (`NOT_BEFORE`)."""
+
+    example: re.Pattern[str]
+    negated: re.Pattern[str]
+    reject: re.Pattern[str] | None = None
+    not_before: re.Pattern[str] = NOT_BEFORE
+
+    @classmethod
+    def of(cls, patterns: tuple[re.Pattern[str], ...]) -> Cues:
+        if len(patterns) < 5:
+            return cls(patterns[1], patterns[2])
+        return cls(patterns[1], patterns[2], patterns[3], patterns[4])
+
+
+# choice/v11: between a rejected label and the label that corrects it ("nav B, bet A")
+_CORRECTS = re.compile(
+    r"[)）\]'\"”’*_]*[ \t]*[,;，、·][ \t]*(?:[^\W\d_]{1,10}[ \t]+)?[(（\[*_\"'“‘]*"
+)
+
+# a one-letter word, then a label: the word joins them
+_JOINS = re.compile(r"[ \t]+[(（\[*_\"'“‘]*\w(?!\w)")
 
 
 def _labels(
@@ -201,32 +343,55 @@ def _labels(
     value: Callable[[str], str | None],
 ) -> list[_Label]:
     """Every label standing alone after a word of its sentence, and whether it counts."""
-    token, cues = patterns[0], (patterns[1], patterns[2])
-    found = []
+    token, cues = patterns[0], Cues.of(patterns)
+    v11 = cues.reject is not None
+    found: list[_Label] = []
+    rejected: _Label | None = None  # choice/v11: the last rejected label
+    scans: dict[int, _SentenceScan] = {}
+    lettered: dict[int, int] = {}  # a sentence's first letter (its end when it has none)
     for m in token.finditer(norm, region.lo, region.hi):
         start, stop = m.span(1)
         i = region.index(start)
         if i < 0 or start >= region.ends[i]:
             continue  # (a mark, not a sentence)
         v = value(m.group(1))
-        if v is None or _in_word(norm, start, stop):
+        if v is None:
+            continue
+        corrected = (
+            rejected is not None
+            and rejected.sentence == i
+            and _CORRECTS.fullmatch(norm, rejected.stop, start) is not None
+        )
+        if corrected and m.group(1) in ONE_LETTER_WORDS and _JOINS.match(norm, stop):
+            continue  # the word that joins the correction ("не Б, а В"), not a label
+        if not corrected and _in_word(norm, start, stop):
             continue
         first = region.starts[i]
         if _ALTERNATIVE.match(norm, stop) is not None:
             # one short word joins it to another label ("B au C", "A 同 C"): both are named
             found.append(_Label(start, stop, m.group(1), v, i, False))
             continue
-        if _a_word(norm, start, stop):
+        if not corrected and _a_word(norm, start, stop, v11):
             if m.group(1) not in ONE_LETTER_WORDS:  # "Kanske B också": named, not answered
                 found.append(_Label(start, stop, m.group(1), v, i, False))
             continue
-        if not any(c.isalpha() for c in norm[first:start]):
+        if i not in lettered:
+            lettered[i] = next(
+                (k for k in range(first, region.ends[i]) if norm[k].isalpha()), region.ends[i]
+            )
+        if not corrected and lettered[i] >= start:
             line_start = max(norm.rfind("\n", 0, start) + 1, region.lo)
             if not any(ch.isalnum() for ch in norm[line_start:start]):
                 continue  # it leads a line: a list of options, a heading
             found.append(_Label(start, stop, m.group(1), v, i, False))  # "C 都啱": named
             continue
-        counts = not region.asks[i] and _counts(norm, start, stop, (first, region.ends[i]), cues)
+        if cues.reject is not None and cues.reject.search(norm, max(first, start - 40), start):
+            rejected = _Label(start, stop, m.group(1), v, i, False, rejected=True)
+            found.append(rejected)
+            continue
+        if i not in scans:
+            scans[i] = _SentenceScan(norm, first, region.ends[i])
+        counts = not region.asks[i] and _counts(norm, start, stop, scans[i], cues, corrected)
         found.append(_Label(start, stop, m.group(1), v, i, counts))
     return found
 
@@ -257,7 +422,7 @@ def read_plain(
     if not region.starts:
         return None
     labels = _labels(patterns, norm, region, _value_of(compiled))
-    if len({label.value for label in labels}) != 1:
+    if len({label.value for label in labels if not label.rejected}) != 1:
         return None
     last = region.last()
     if _cut_off(norm, region, labels) and any(label.sentence == last for label in labels):

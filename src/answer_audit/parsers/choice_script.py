@@ -94,6 +94,13 @@ _POSITION_PARTS = re.compile(
 )
 
 
+# The option before the last ("the second-to-last option", "vorletzte", "倒数第二")
+_SECOND_TO_LAST = re.compile(
+    r"(?:second|2nd)[ \t-]+(?:to|from)[ \t-]+(?:the[ \t]+)?last|penultimate|next[ \t-]+to[ \t-]+last"
+    r"|vorletzt|avant-derni|pen[uú]ltim|倒数第二"
+)
+
+
 def position_index(phrase: str, n: int) -> int | None:
     """The 0-based option a phrase naming a position points to among ``n`` (None: none, or
     beyond the set): its first position word ("second", "dos", "dritte", 第二, 2番目, "last").
@@ -101,7 +108,10 @@ def position_index(phrase: str, n: int) -> int | None:
     >>> position_index("option number two", 4), position_index("最后一个", 4)
     (1, 3)
     """
-    for m in _POSITION_PARTS.finditer(phrase.lower()):
+    phrase = phrase.lower()
+    if _SECOND_TO_LAST.search(phrase) is not None:  # (only choice/v11 reads such phrases)
+        return n - 2 if n >= 2 else None
+    for m in _POSITION_PARTS.finditer(phrase):
         han = m.group(1) or m.group(2)
         word = m.group()
         if han is not None:

@@ -31,6 +31,7 @@ from fractions import Fraction
 
 from answer_audit.extraction import Extraction
 from answer_audit.parsers.freeform import AnswerRegionPreset
+from answer_audit.parsers.number_forms import answer_in_parts, code_block_end, ends_on_copula
 from answer_audit.parsers.number_region import find_region
 from answer_audit.text.answer_statements import (
     NO_NUMBER,
@@ -42,6 +43,7 @@ from answer_audit.text.answer_statements import (
 )
 from answer_audit.text.decimal_convention import Convention
 from answer_audit.text.harmony import final_channel_start
+from answer_audit.text.number_words_languages import ANSWER_WORD_LANGUAGES
 from answer_audit.text.numerals import format_number
 from answer_audit.text.statement_bounds import (
     AnswerPrefix,
@@ -148,6 +150,23 @@ class StatementNumberPreset:
                 "`not-determinable` (a final 'cannot be calculated'), "
                 "`unrun-program` (code that was never run)",
             ),
+            (
+                rules.word_languages,
+                "number words in the answer word's language (de, es, fr, it, pt, ru, tr, nl, "
+                "pl): `Die Antwort lautet dreiundzwanzig` -> 23; an article alone is no number",
+            ),
+            (rules.answer_parenthesis, "`the answer (arabic numerals) is 42`"),
+            (
+                rules.programs,
+                "`subtract(2460, 2115), divide(#0, 2115) = 0.16312` -> 0.16312; an equation "
+                "in parentheses computes (`is (612 − 540) / 540 = 13.3%` -> 13.3)",
+            ),
+            (rules.part_answers, "`a) 36  b) 54`: `several-values`"),
+            (rules.copula_cut_off, "`cut-off`: the text stops right after `is`"),
+            (
+                rules.code_prefixes,
+                "`ans = ...` inside code that was run is code: the text after the block answers",
+            ),
         ]
         return [line for on, line in lines if on]
 
@@ -156,7 +175,11 @@ def read_answer(text: str, start: int, end: int, rules: ReadingRules = V2_RULES)
     """The answer value of ``text[start:end]`` (an answer region), as an `Extraction` whose
     span indexes ``text``."""
     low = lowered(text)
-    prefix = last_prefix(low, start, end)
+    prefix = last_prefix(low, start, end, rules.answer_parenthesis)
+    if prefix is not None and rules.code_prefixes and "```" in text[start : prefix.start]:
+        after = code_block_end(text, start, end, prefix.start)
+        if after is not None:  # `ans = ...` in a program that was run: the text after answers
+            return read_answer(text, after, end, rules)
     hint = prefix.decimal_comma if prefix else None
     convention = Convention(text, start, end, hint, padded_sums=rules.padded_sums)
     if prefix is not None:
@@ -179,7 +202,10 @@ def _from_prefix(
     rules: ReadingRules,
 ) -> Extraction:
     bounds = prefix_statement(text, prefix, end, rules.quoted_json)
-    reading = _read(text, bounds, convention, "first", rules)
+    if rules.part_answers and answer_in_parts(text, bounds.start, end):
+        return Extraction(None, "several-values", None)
+    language = ANSWER_WORD_LANGUAGES.get(prefix.word or "") if rules.word_languages else None
+    reading = _read(text, bounds, convention, "first", rules, language)
     if reading is NO_NUMBER or _echoed(text, start, bounds, reading):
         if not _DIGIT.search(text, bounds.end, end):
             empty = not text[bounds.start : bounds.end].strip(" \t\n*_$.")
@@ -197,11 +223,16 @@ def _from_prefix(
 
 
 def _read(
-    text: str, bounds: Bounds, convention: Convention, pick: Pick, rules: ReadingRules
+    text: str,
+    bounds: Bounds,
+    convention: Convention,
+    pick: Pick,
+    rules: ReadingRules,
+    language: str | None = None,
 ) -> Reading:
     """`read_statement` on ``text[bounds]``, its offsets moved into ``text``."""
     statement, offsets = without_annotations(text[bounds.start : bounds.end])
-    reading = read_statement(statement, convention, pick, rules)
+    reading = read_statement(statement, convention, pick, rules, language)
     if reading is NO_NUMBER:
         return reading
     a, b = offsets.span(reading.start, reading.end) if reading.end > reading.start else (0, 0)
@@ -292,7 +323,7 @@ def _final_statement(
 ) -> Extraction:
     """The value of the last sentence with a number (asides skipped), or why there is none."""
     tail, _ = without_annotations(text[max(start, end - 400) : end].rstrip())
-    if _CUT_OFF.search(tail[-40:]):
+    if _CUT_OFF.search(tail[-40:]) or (rules.copula_cut_off and ends_on_copula(tail)):
         return Extraction(None, "cut-off", None)
     if low.find("depend", start, end) >= 0 and _DEPENDS.search(text, start, end):
         return Extraction(None, "hedged", None)

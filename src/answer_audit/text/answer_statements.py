@@ -25,15 +25,16 @@ from fractions import Fraction
 from typing import Literal
 
 from answer_audit.text.decimal_convention import Convention
-from answer_audit.text.latex import Mapped, plain_math
+from answer_audit.text.latex import Mapped, plain_math, rewrite
 from answer_audit.text.number_reading import Numeral, find_numerals
 from answer_audit.text.number_scales import plain_scales, scale_after
 from answer_audit.text.number_words import word_numbers
+from answer_audit.text.number_words_languages import language_word_numbers
 
 
 @dataclass(frozen=True, slots=True)
 class ReadingRules:
-    """What number/v3 reads that number/v2 does not; all off is number/v2."""
+    """What number/v3 and number/v4 read that number/v2 does not; all off is number/v2."""
 
     scales: bool = False
     """Scale words multiply (``$3.2 million``, ``3.5万``, ``2万5千``); ``四分之三`` is 3/4."""
@@ -51,6 +52,21 @@ class ReadingRules:
     program that was never run."""
     harmony: bool = False
     """A harmony output's analysis channel is reasoning; only its final channel answers."""
+    # number/v4 (built with the third blind split, fresh3, as development data)
+    word_languages: bool = False
+    """Number words of the answer word's language (``Die Antwort lautet dreiundzwanzig``)."""
+    answer_parenthesis: bool = False
+    """A parenthesis after the word for "answer" (``the answer (arabic numerals) is``)."""
+    programs: bool = False
+    """A ConvFinQA program ``subtract(a, b), divide(#0, b) = v`` answers ``v``; an equation in
+    parentheses after a number (``is (612 − 540) / 540 = 13.3%``) computes, not restates."""
+    part_answers: bool = False
+    """An answer in parts (``a) 36  b) 54``) has no single value."""
+    copula_cut_off: bool = False
+    """A text that stops right after a copula (``... the minimum value of n is``) is cut off."""
+    code_prefixes: bool = False
+    """An answer prefix inside code that was run (``ans = price * 0.85``, an ``output`` fence
+    or a sentence after it) is code, not an answer."""
 
 
 V2_RULES = ReadingRules()
@@ -150,9 +166,14 @@ class _Chain:
 
 
 def read_statement(
-    statement: str, convention: Convention, pick: Pick = "first", rules: ReadingRules = V2_RULES
+    statement: str,
+    convention: Convention,
+    pick: Pick = "first",
+    rules: ReadingRules = V2_RULES,
+    language: str | None = None,
 ) -> Reading:
-    """The value ``statement`` answers with (see the module docstring for the rules).
+    """The value ``statement`` answers with (see the module docstring for the rules);
+    ``language``: the code of its answer word's language, for number words.
 
     >>> read_statement("25 × 12 = 300 apples", Convention("")).value
     Fraction(300, 1)
@@ -162,9 +183,11 @@ def read_statement(
     mapped = plain_math(statement)
     if rules.scales:
         mapped = plain_scales(mapped)
+    if rules.programs and "(" in mapped.text:
+        mapped = rewrite(mapped, _PROGRAM, lambda m: ())
     numerals = find_numerals(mapped.text)
     if not numerals:
-        return _words(mapped, pick)
+        return _words(mapped, pick, language if rules.word_languages else None)
     chains = _chains(mapped.text, numerals, rules.cjk_alternatives)
     if all(c.negated for c in chains):
         return NO_NUMBER
@@ -172,7 +195,7 @@ def read_statement(
         index = _first_choice(chains)
         before = "start"
     else:
-        index = _last_choice(mapped.text, numerals, chains)
+        index = _last_choice(mapped.text, numerals, chains, rules.programs)
         before = chains[index - 1].after if index > 0 else "start"
     chain = chains[index]
     numeral_index = chain.result
@@ -242,8 +265,24 @@ def _no_value(mapped: Mapped, numeral: Numeral, rule: str) -> Reading:
     return Reading(None, rule, start, end)
 
 
-def _words(mapped: Mapped, pick: Pick) -> Reading:
-    found = list(word_numbers(mapped.text))
+# number/v4: a ConvFinQA program before its result (`subtract(2460, 2115), divide(#0, 2115) = `)
+_PROGRAM = re.compile(
+    r"^\s*(?:[a-z_]{2,20}\((?:[^()\n]{0,60})\)[\s,]*)+=(?=\s*[-+$€£]?\s*[\d.])", re.IGNORECASE
+)
+
+
+# number/v4: two numbers in words joined by "or" (`zwölf oder dreizehn`) are two values
+_WORDS_OR = re.compile(
+    r"[\s,]*(?:or|oder|o|u|ou|oppure|ou então|или|либо|veya|ya da|of|lub|albo)[\s,]*", re.I
+)
+
+
+def _words(mapped: Mapped, pick: Pick, language: str | None = None) -> Reading:
+    found = list(language_word_numbers(mapped.text, language)) if language else []
+    if len(found) > 1 and _WORDS_OR.fullmatch(mapped.text, found[0][2], found[1][1]):
+        start, end = mapped.span(found[0][1], found[0][2])
+        return Reading(None, "several-values", start, end)
+    found = found or list(word_numbers(mapped.text))
     if not found:
         return NO_NUMBER
     value, start, end = found[0] if pick == "first" else found[-1]
@@ -320,9 +359,12 @@ def _first_choice(chains: list[_Chain]) -> int:
     return index
 
 
-def _last_choice(text: str, numerals: list[Numeral], chains: list[_Chain]) -> int:
+def _last_choice(
+    text: str, numerals: list[Numeral], chains: list[_Chain], computed: bool = False
+) -> int:
     """The chain a final sentence answers with: the one a "total" names, or a bold one, else
-    the last with a result; the first of a conversion (``15 hours, or 900 minutes``)."""
+    the last with a result; the first of a conversion (``15 hours, or 900 minutes``), unless
+    (``computed``, number/v4) the last is an equation: it computes its value."""
     usable = [i for i, c in enumerate(chains) if not c.negated and c.result is not None]
     if not usable:
         return next(i for i in reversed(range(len(chains))) if not chains[i].negated)
@@ -341,6 +383,8 @@ def _last_choice(text: str, numerals: list[Numeral], chains: list[_Chain]) -> in
         if in_bold:
             return in_bold[-1]
     chosen = usable[-1]
+    if computed and len(chains[chosen].parts) > 1:
+        return chosen
     while chosen > 0 and chains[chosen - 1].after == "conversion":
         chosen -= 1
     return chosen

@@ -83,6 +83,10 @@ _WORDS = (
     rf"(?P<spaced>{trie_pattern(_SPACED)})s?(?![^\W\d_])[*_]*"
     rf"(?:\s+(?:to|for) (?:the|this|that) (?:question|problem))?(?:{_LINK})+[ \t*_]*"
 )
+# number/v4: a parenthesis may follow the word (`the answer (arabic numerals) is`)
+_WORDS_V4 = _WORDS.replace(
+    "(?:\\s+(?:to|for)", "(?:[ \\t]*\\([^()\\n]{1,40}\\))?(?:\\s+(?:to|for)", 1
+)
 _UNSPACED_WORDS = (
     rf"(?=[{re.escape(''.join(sorted({w[0] for w in _UNSPACED} | set('答답'))))}])(?:"
     rf"(?P<unspaced>{trie_pattern(_UNSPACED)})(?:{_LINK})*[ \t*_]*"
@@ -99,6 +103,8 @@ _BEFORE_WORD = r"[\s*_(\[{<>\"'“”‘’«».,;:!?#|/\\$¿¡-]"
 _LAST_SYMBOL = re.compile(rf'(?s).*[\\#<"](?<=(?=(?P<prefix>{_SYMBOLS}))[\s\S])')
 _LAST_WORD = re.compile(rf"(?s).*{_BEFORE_WORD}(?P<prefix>{_WORDS})")
 _WORD_HERE = re.compile(rf"(?<![^\W\d_])(?P<prefix>{_WORDS})")
+_LAST_WORD_V4 = re.compile(rf"(?s).*{_BEFORE_WORD}(?P<prefix>{_WORDS_V4})")
+_WORD_HERE_V4 = re.compile(rf"(?<![^\W\d_])(?P<prefix>{_WORDS_V4})")
 _LAST_UNSPACED = re.compile(rf"(?s).*(?P<prefix>{_UNSPACED_WORDS})")
 _NAMES_THE_ANSWER = re.compile(
     r"\b(?:find|get|check|verify|compute|calculate|know|reach|determine|obtain)\s+"
@@ -117,6 +123,8 @@ class AnswerPrefix:
     start: int
     end: int
     decimal_comma: bool | None = None
+    word: str | None = None
+    """The word for "answer" (lowercased) of a ``word`` prefix."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,20 +144,25 @@ _TAIL = 256  # characters read first: the last prefix is usually near the end
 _OVERLAP = 200  # a prefix that starts before the tail and ends in it is found in the rest
 
 
-def last_prefix(lowered_text: str, start: int, end: int) -> AnswerPrefix | None:
-    """The last answer prefix in ``lowered_text[start:end]`` (see `lowered`), or None."""
+def last_prefix(
+    lowered_text: str, start: int, end: int, parenthesis: bool = False
+) -> AnswerPrefix | None:
+    """The last answer prefix in ``lowered_text[start:end]`` (see `lowered`), or None; with
+    ``parenthesis`` (number/v4) the word may be followed by one (``answer (in dollars) is``)."""
     tail = max(start, end - _TAIL)
-    best = _last_in(lowered_text, tail, end)
+    best = _last_in(lowered_text, tail, end, parenthesis)
     if best is None and tail > start:
-        best = _last_in(lowered_text, start, min(end, tail + _OVERLAP))
+        best = _last_in(lowered_text, start, min(end, tail + _OVERLAP), parenthesis)
     return None if best is None else _prefix(best)
 
 
-def _last_in(lowered_text: str, start: int, end: int) -> re.Match[str] | None:
+def _last_in(
+    lowered_text: str, start: int, end: int, parenthesis: bool = False
+) -> re.Match[str] | None:
     """The match of the last prefix starting in ``[start, end)``, of any kind."""
     best = _LAST_SYMBOL.match(lowered_text, start, end)
     after = best.start("prefix") + 1 if best else start
-    word = _last_word(lowered_text, after, end)
+    word = _last_word(lowered_text, after, end, parenthesis)
     if word is not None:
         best, after = word, word.start("prefix") + 1
     if not lowered_text.isascii():
@@ -157,9 +170,12 @@ def _last_in(lowered_text: str, start: int, end: int) -> re.Match[str] | None:
     return best
 
 
-def _last_word(lowered_text: str, start: int, end: int) -> re.Match[str] | None:
+def _last_word(
+    lowered_text: str, start: int, end: int, parenthesis: bool = False
+) -> re.Match[str] | None:
+    last, here = (_LAST_WORD_V4, _WORD_HERE_V4) if parenthesis else (_LAST_WORD, _WORD_HERE)
     for _ in range(_MAX_NAMED):
-        m = _LAST_WORD.match(lowered_text, start, end) or _WORD_HERE.match(lowered_text, start, end)
+        m = last.match(lowered_text, start, end) or here.match(lowered_text, start, end)
         word = m.start("spaced") if m else 0
         if m is None or not _NAMES_THE_ANSWER.search(lowered_text, max(start, word - 40), word):
             return m
@@ -175,7 +191,7 @@ def _prefix(m: re.Match[str]) -> AnswerPrefix:
             return AnswerPrefix(kind, a, b)
     word = groups.get("spaced") or groups.get("unspaced") or groups.get("short")
     comma = True if word in _COMMA_WORDS else None if word in ENGLISH_ANSWER_WORDS else False
-    return AnswerPrefix("word", a, b, comma)
+    return AnswerPrefix("word", a, b, comma, word)
 
 
 # ------------------------------------------------------------------- statement bounds

@@ -202,6 +202,18 @@ NEXT_PROBLEM_PATTERNS = (
     + r"(?i:problem|exercise|aufgabe|exercice|ejercicio|problema|esercizio|задача)[ \t]*\d*"
     r"[ \t*_]*[:：.)]",
 )
+# number/v4: a line or header the model writes for a new question of its own (`Follow-up
+# question 1`, `## Bonus problem`, `**Next question:**`): a new question, whose answer is not
+# the output's. Words other than "follow-up" need a header or bold mark (a line that opens with
+# a letter then fails at one class check).
+FOLLOW_UP_PATTERNS = (
+    LINE_START + r"(?i:follow[- ]?up[ \t]+(?:question|problem|exercise)s?)(?![^\W\d_])",
+    r"^[ \t>]*(?:#{1,6}|\*\*)[ \t*_]*"
+    r"(?i:(?:bonus|extra|additional|related|similar|practice|another|new|next)[ \t]+"
+    r"(?:question|problem|exercise)s?|folgefrage|zusatzfrage|zusatzaufgabe"
+    r"|question (?:de suivi|supplémentaire|bonus)|pregunta (?:de seguimiento|adicional|extra)"
+    r"|domanda (?:di approfondimento|aggiuntiva|bonus)|дополнительный вопрос)(?![^\W\d_])",
+)
 # The verbs and copulas between the word for "answer" and the value (`The answer is 12`,
 # `Die Antwort lautet 12`, `答案是12`, `উত্তর হল 12`), besides a colon or `=`.
 ANSWER_COPULAS = (

@@ -1,8 +1,8 @@
 """Every built-in preset, as data: one module per parser family, and `BUILTIN`, all of them.
 
-- `presets.choice`: ``choice/v1`` .. ``choice/v10``, and two framework conventions (`COMPARISON`)
+- `presets.choice`: ``choice/v1`` .. ``choice/v11``, and two framework conventions (`COMPARISON`)
 - `presets.freeform`: ``freeform/v1`` .. ``freeform/v4``
-- `presets.number`: ``number/v1``, ``number/v2``, ``number/v3``
+- `presets.number`: ``number/v1`` .. ``number/v4``
 - `presets.json`: ``json/isup_grade`` and ``json/isup_grade/v2`` (the tolerant reader)
 
 A built-in preset is frozen once released: tests/parsers/test_golden.py pins what each extracts.
@@ -28,6 +28,7 @@ from answer_audit.parsers.presets.choice import (
     CHOICE_V8,
     CHOICE_V9,
     CHOICE_V10,
+    CHOICE_V11,
 )
 from answer_audit.parsers.presets.freeform import (
     FREEFORM_V1,
@@ -36,7 +37,7 @@ from answer_audit.parsers.presets.freeform import (
     FREEFORM_V4,
 )
 from answer_audit.parsers.presets.json import JSON_ISUP_GRADE, JSON_ISUP_GRADE_V2
-from answer_audit.parsers.presets.number import NUMBER_V1, NUMBER_V2, NUMBER_V3
+from answer_audit.parsers.presets.number import NUMBER_V1, NUMBER_V2, NUMBER_V3, NUMBER_V4
 
 # By name, in a stable order: family by family, versions in release order.
 BUILTIN: Mapping[str, Parser] = MappingProxyType(
@@ -57,6 +58,7 @@ BUILTIN: Mapping[str, Parser] = MappingProxyType(
             CHOICE_V8,
             CHOICE_V9,
             CHOICE_V10,
+            CHOICE_V11,
             CHOICE_ANSWER_COLON_FIRST,
             CHOICE_LETTER_BOUNDARY,
             JSON_ISUP_GRADE,
@@ -64,6 +66,7 @@ BUILTIN: Mapping[str, Parser] = MappingProxyType(
             NUMBER_V1,
             NUMBER_V2,
             NUMBER_V3,
+            NUMBER_V4,
         )
     }
 )

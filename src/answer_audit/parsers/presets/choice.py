@@ -1252,6 +1252,189 @@ CHOICE_V10 = replace(
     item_token=_V10_TOK,
 )
 
+# ---------------------------------------------------------------------------- choice/v11
+# choice/v10 with the classes its misses on the fifth blind split (fresh5) belong to read as
+# classes, in any language where the shape allows:
+# - two labels joined by one short word in any script ("(b) or (d)", "B немесе D") name two
+#   options: neither is a statement or a lead line; nor is a label a code conditional picks
+#   (`"B" if ratio > 1 else "C"`);
+# - a parenthetical that is one label is the label, not an aside before it ("Answer: (A) A dog
+#   barking ...");
+# - more end-of-turn markers end the answer: any special token naming a user turn or an end of
+#   turn (`<|END_OF_TURN_TOKEN|>`, `<|USER_TOKEN|>`), bare role tags (`<用户>`, `<user>`), and
+#   an exam's end-of-answer marker `<eoa>` (a second, invented item follows it);
+# - HTML elements are markup (`<span class="choice">D</span>`), a check mark before a label
+#   marks it ("✅ A: ..."), "is the closest" is a verdict, "I lean towards D" a choice, and
+#   positions from the end ("the second-to-last option") and compound nouns after an ordinal
+#   ("die dritte Antwortmöglichkeit") name options;
+# - `plain-answer` and `correction`: a label after a negation word of many languages is rejected
+#   (named, not answered: "Svaret er ikke b." has no answer) and a label right after it,
+#   behind a comma and at most one word, corrects it ("nav B, bet A", "ez da C, A baizik");
+#   a label followed by one short word and a sentence mark is a label ("C da,", "B dha."); a
+#   one-letter conjunction lists a label only right before it ("Përgjigja e saktë është C");
+#   a variable in a formula (`a_1 = 1`) is no label; someone else's pick is no answer ("My
+#   study partner chose A.").
+
+# Right after a statement's choice: one short word and another label, in any script ("B or D",
+# "B немесе D"; not "C as a whole": a one-letter word before a word), or a code conditional.
+_V11_ALTERNATIVE = (
+    r"(?<!\n)(?!(?:because|since|as|while|but|than|when|so|for|not|unlike|though|whereas"
+    r"|given|then|over|vs|versus|unless|until|with|without|that|which|where|plus|minus|times"
+    r"|porque|pois|weil|denn|car|parce|perché|poiché|karena|kerana|vì|потому|бо|jer|kwa|que"
+    r"|che|dass)[ \t])"
+    r"[^\W\d_]{1,8}[ \t]+[(（\[*_\"'“‘]*[{A}](?![{W}])"
+    r"(?!(?<=[aeiouyvkswzаеиоуявкс])[ \t]+[^\W\d_])"
+)
+_V11_CONDITIONAL = r"(?<=[\"'”’][ \t])if[ \t]"
+# "is the closest" is a verdict on the choice before it, not a sentence about it
+_V11_SUBJECT = (_V8_SUBJECT[0].replace("|suitable|valid)", "|suitable|valid|closest)", 1),)
+assert _V11_SUBJECT != _V8_SUBJECT
+# Positions counted from the end, and an ordinal before a compound noun (German writes one)
+_V11_POSITION_WORDS = (
+    _V8_POSITION_WORDS[:-1]
+    + "|"
+    + "|".join(
+        (
+            r"(?:second|2nd)[ \t-]+(?:to|from)[ \t-]+(?:the[ \t]+)?last[ \t]+(?:option|choice"
+            r"|alternative|answer|one)" + _V8_LATIN_END,
+            r"(?:penultimate|next[ \t-]+to[ \t-]+last)[ \t]+(?:option|choice|alternative|answer|one)"
+            + _V8_LATIN_END,
+            r"avant-derni[eè]re?[ \t]+(?:option|proposition|réponse|choix)" + _V8_LATIN_END,
+            r"pen[uú]ltim[ao][ \t]+(?:opción|opcion|opção|opzione|alternativa|respuesta|resposta"
+            r"|risposta)" + _V8_LATIN_END,
+            r"倒数第二(?:个|個|项|項)?(?:选项|選項|答案)?",
+            *(
+                rf"{w}(?:e|en|er|es)[ \t]+[a-zäöüß]*(?:antwort|möglichkeit|option|alternative|auswahl)"
+                r"[a-zäöüß]*"
+                for w in ("erst", "zweit", "dritt", "viert", "fünft", "letzt", "vorletzt")
+            ),
+        )
+    )
+    + ")"
+)
+# A parenthetical aside before the choice, but not one that holds a label alone
+_V11_GAP_ASIDES = (
+    (r"\([^()\n]{0,24}\)", r"\((?![ \t]*[{A}][ \t]*\))[^()\n]{0,24}\)"),
+    (r"（[^（）\n]{0,24}）", r"（(?![ \t]*[{A}][ \t]*）)[^（）\n]{0,24}）"),
+)
+_V11_LEAN = _nfkc(
+    _phrases(
+        ("i ", "i'd ", "i’d ", "i'm ", "i’m ", "i am ", "we ", "we're ", "we’re "),
+        ("lean towards", "lean toward", "leaning towards", "leaning toward"),
+    )
+)
+
+
+def _v11_statement(pattern: str) -> str:
+    """A v10 statement pattern with choice/v11's positions and asides."""
+    pattern = pattern.replace(_V8_POSITION_WORDS, _V11_POSITION_WORDS)
+    for old, new in _V11_GAP_ASIDES:
+        pattern = pattern.replace(old, new)
+    return pattern
+
+
+# Every user-side special token or role tag (`<|USER_TOKEN|>`, `<|END_OF_TURN_TOKEN|>`,
+# `<用户>`), and an exam's end-of-answer marker: after the output's start, the answer ends there
+_V11_REPLIES = (
+    *_V5_REPLIES,
+    r"<\|[a-z_]{0,30}(?:user|human|end_of_turn|eot|im_end|im_start|start_of_turn|prompter)"
+    r"[a-z_]{0,30}\|>",
+    r"</?(?:用户|用戶|user|human|人类|问|問)>|<eoa>",
+)
+# HTML elements (a known tag, quoted attributes only): markup, not text (sub/sup hold text)
+_V11_HTML = (
+    r"</?(?:p|b|i|u|em|strong|span|div|br|hr|li|ul|ol|code|pre|table|thead|tbody|tr|td|th"
+    r"|h[1-6]|a|font|mark|small|big|label|section|article|blockquote|center)"
+    r"(?:[ \t]+[a-z_:][\w:.\-]*[ \t]*=[ \t]*(?:\"[^\"<>\n]*\"|'[^'<>\n]*'))*[ \t]*/?>"
+)
+# A line led by a check mark, then a label ("✅ A: the only balanced equation")
+_V11_CHECKED = (
+    r"(?:\A|\n)[ \t>*\-]*(?:✅|✔|☑|✓)\ufe0f?[ \t*_]*[(（\[]?"
+    + _V9_TOK
+    + r"[)）\]]?[*_]*(?=[ \t]*(?:[:.)\-—–]|\n|\Z))"
+)
+# plain-answer: someone else's pick ("My study partner chose A", "she picked C")
+_V11_EXAMPLE_CUES = (
+    *_V7_EXAMPLE_CUES,
+    r"\b(?:my|his|her|their|your|our)[ \t]+(?:[a-z'’\-]+[ \t]+){0,2}?(?:chose|chooses|picked"
+    r"|picks|selected|selects|went with|goes with|answered|guessed|marked|prefers|preferred)\b"
+    r"|\b(?:he|she|they|someone|somebody|everyone|others)[ \t]+(?:chose|picked|selected"
+    r"|went with|answered|guessed|marked|prefers|preferred)\b",
+)
+# plain-answer: a label in a formula (`a_1 = 1`, `x^b`) is a variable
+_V11_TOK = (
+    r"(?<![{W}\u00c0-\u024f\u1e00-\u1eff°℃%\d_^\\=<>≤≥+*/×])(?<![^\W\d_]['’])(?<!\d[.,])"
+    r"(?<![=<>≤≥+\-*/×^][ \t])"
+    r"([{K}јі]|\d)(?![{W}\u00c0-\u024f\u1e00-\u1eff\d°℃%_^]|['’][^\W\d_]|[.,][0-9]"
+    r"|[ \t]*[=<>≤≥]|[ \t]*[+\-*/×^][ \t]*(?:\d|[^\W\d_](?![^\W\d_])))"
+)
+# plain-answer: a negation word of many languages, then at most two short words (a copula, an
+# article: "ez da", "δεν είναι το", "is not"), right before a label: it is rejected
+_V11_REJECT = (
+    r"(?<![^\W\d_])(?:not|never|no|nor|neither|nicht|kein|keine|keinesfalls|pas|non|não|nao"
+    r"|nunca|nie|nu|nem|ei|ez|nav|nėra|ne|nije|není|nuk|ikke|inte|ekki|niet|nee|bukan|tidak"
+    r"|hindi|không|mhux|δεν|όχι|не|ні|нет|değil|[a-z]+n['’]t)(?![^\W\d_])"
+    r"(?:[ \t]+[^\W\d_]{1,6}){0,2}[ \t]+[(（\[*_\"'“‘]*\Z"
+    r"|(?:不是|并非|並非|而非|ليس|ليست|ไม่ใช่)[ \t]*[(（\[*_\"'“‘]*\Z"
+    # someone else's pick right before the label ("My study partner chose A", "she picked C")
+    r"|(?:\b(?:my|his|her|their|your|our)[ \t]+(?:[a-z'’\-]+[ \t]+){0,2}?|\b(?:he|she|they"
+    r"|someone|somebody|everyone|others)[ \t]+)(?:chose|chooses|picked|picks|selected|selects"
+    r"|went with|goes with|answered|guessed|marked|prefers|preferred)[ \t]+(?:option[ \t]+)?"
+    r"[(（\[*_\"'“‘]*\Z"
+)
+# plain-answer: v9's cues before a label, with the one-letter conjunctions (o, e, y, i) read
+# only right before it ("A e B"; "Përgjigja e saktë është C" is an answer)
+_V11_NOT_BEFORE = (
+    r"(?:\b(?:not|never|no|nor|neither|either|unlike|than|like|such as|e\.g\.|eg|if|whether"
+    r"|between|except|or|and|vs\.?|versus|without|nicht|kein|pas|ni|ou|oder|und|et"
+    r"|sans|sin|không|bukan|tidak|nie|check|consider|examine|evaluate|compare|about"
+    r"|look at|try|test)(?![a-z])|n['’]t|ليس|ليست|لا|غير|أو|不是|非|或|和|与|还是|例如|比如"
+    r"|如果|假如|ไม่ใช่|ไม่|หรือ|아닌|또는)(?:(?!(?:\bbut\b|\brather\b|\binstead\b|\bsondern\b"
+    r"|\bsino\b|\bmais\b|بل|而是|아니라|ではなく))[^.;:!?。；：！？\n]){0,20}\Z"
+    r"|(?<![^\W\d_])(?:o|e|y|i|u|и)[ \t]+[(（\[*_\"'“‘]*\Z"
+    r"|(?<![^\W\d_])[^\W\d_][)）]?[ \t]*[,،、/&][ \t]*[(（]?\Z"
+)
+# (v10's three patterns, then the two v11 reads: `choice_plain.Cues`)
+_V11_PLAIN = (
+    _V11_TOK,
+    "|".join(f"(?:{cue})" for cue in _V11_EXAMPLE_CUES),
+    _V10_PLAIN[2],
+    _V11_REJECT,
+    _V11_NOT_BEFORE,
+)
+_V10_STATEMENTS = CHOICE_V10.steps[2]
+assert _V10_STATEMENTS.negations[0] == _V8_SUBJECT[0]
+CHOICE_V11 = replace(
+    CHOICE_V10,
+    name="choice/v11",
+    steps=(
+        CHOICE_V10.steps[0],
+        ChoiceStep("correction", "correction", patterns=_V11_PLAIN),
+        replace(
+            _V10_STATEMENTS,
+            patterns=tuple(map(_v11_statement, _V10_STATEMENTS.patterns)),
+            line_final=tuple(map(_v11_statement, _V10_STATEMENTS.line_final)),
+            triggers=_nfkc((*_V10_STATEMENTS.triggers, *_V11_LEAN)),
+            negations=(
+                *_V11_SUBJECT,
+                *_V10_STATEMENTS.negations[1:],
+                _V11_ALTERNATIVE,
+                _V11_CONDITIONAL,
+            ),
+        ),
+        CHOICE_V10.steps[3],
+        ChoiceStep(
+            "last-resort",
+            "last-resort",
+            patterns=(*_V10_LAST_RESORT[:-1], _V11_CHECKED, _V10_LAST_RESORT[-1]),
+            negations=(_V11_REJECT,),
+        ),
+        ChoiceStep("plain-answer", "plain-answer", patterns=_V11_PLAIN),
+    ),
+    masks=(*CHOICE_V10.masks, _V11_HTML),
+    replies=_V11_REPLIES,
+)
+
 # ------------------------------------------------- framework conventions, for comparison
 
 # simple-evals style: a case-insensitive "Answer: X" tried first-match, then each prefix in turn.

@@ -12,6 +12,7 @@ from answer_audit.parsers.number_statement import StatementNumberPreset
 from answer_audit.parsers.presets.freeform import FREEFORM_V3
 from answer_audit.text.answer_statements import ReadingRules
 from answer_audit.text.vocabulary import (
+    FOLLOW_UP_PATTERNS,
     NEXT_PROBLEM_PATTERNS,
     OPENING_TURN_PATTERNS_V4,
     QUESTION_PATTERNS_V4,
@@ -51,5 +52,39 @@ NUMBER_V3 = StatementNumberPreset(
         padded_sums=True,
         no_answer_forms=True,
         harmony=True,
+    ),
+)
+
+# number/v4 (built with the third blind split, fresh3, as development data) is number/v3 plus:
+# number words in the answer word's language (de, es, fr, it, pt, ru, tr, nl, pl: `Die Antwort
+# lautet dreiundzwanzig`, `quatre-vingt-dix-sept`, `yirmi beş`); `the answer (arabic numerals)
+# is`; a ConvFinQA program's result (`subtract(a, b), divide(#0, b) = v`) and an equation in
+# parentheses after a number (`is (612 − 540) / 540 = 13.3%`); no answer for an answer in parts
+# (`a) 36  b) 54`) or a text cut off after `is`; `ans = ...` in code that was run is code;
+# a follow-up question the model invents (`## Follow-up question`) ends the answer.
+NUMBER_V4_REGION = AnswerRegionPreset(
+    "freeform/v4 markers, `Problem:`, and an invented follow-up question",
+    TURN_PATTERNS_V4,
+    (*QUESTION_PATTERNS_V4, *NEXT_PROBLEM_PATTERNS, *FOLLOW_UP_PATTERNS),
+    unwrap=False,
+    opening_turns=OPENING_TURN_PATTERNS_V4,
+)
+NUMBER_V4 = StatementNumberPreset(
+    "number/v4",
+    NUMBER_V4_REGION,
+    rules=ReadingRules(
+        scales=True,
+        spaced_fraction=True,
+        cjk_alternatives=True,
+        quoted_json=True,
+        padded_sums=True,
+        no_answer_forms=True,
+        harmony=True,
+        word_languages=True,
+        answer_parenthesis=True,
+        programs=True,
+        part_answers=True,
+        copula_cut_off=True,
+        code_prefixes=True,
     ),
 )
