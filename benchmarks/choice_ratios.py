@@ -43,6 +43,7 @@ class Ratio:
 RATIOS = (
     Ratio("choice/v10", "Answer\\s*:\\s*([A-D])", ANSWER_COLON.search, 1 / 3),
     Ratio("choice/v11", "Answer\\s*:\\s*([A-D])", ANSWER_COLON.search, 1 / 3),
+    Ratio("choice/v12", "Answer\\s*:\\s*([A-D])", ANSWER_COLON.search, 1 / 3),
     Ratio("choice/v9", "Answer\\s*:\\s*([A-D])", ANSWER_COLON.search, 1 / 3),
     Ratio("choice/v8", "Answer\\s*:\\s*([A-D])", ANSWER_COLON.search, 1 / 3),
     Ratio("choice/v7", "Answer\\s*:\\s*([A-D])", ANSWER_COLON.search, 1 / 3),

@@ -83,6 +83,7 @@ def test_new_presets_beat_every_older_preset_on_every_split(split: str) -> None:
             "choice/v9",
             "choice/v10",
             "choice/v11",
+            "choice/v12",
             "freeform/v4:v4",
             "freeform/v4:v5",
         )

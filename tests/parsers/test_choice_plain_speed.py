@@ -69,11 +69,11 @@ def _old_reading(text: str, preset: str, choices: str) -> tuple[object, ...]:
     def shim(norm, start, stop, scan, cues, corrected=False):  # type: ignore[no-untyped-def]
         return _old_counts(norm, start, stop, (scan.first, scan.end), cues, corrected)
 
-    choice_plain._counts = shim  # type: ignore[assignment]
+    choice_plain._counts = shim
     try:
         e = aa.extract(text, preset, choices=choices)
     finally:
-        choice_plain._counts = original  # type: ignore[assignment]
+        choice_plain._counts = original
     return e.value, e.rule, e.span
 
 

@@ -160,12 +160,3 @@ def test_a_rejected_label_is_never_the_answer(first: str, second: str, x: str, y
     assert found.value != x.lower() or x == y
     if x != y:
         assert found.value in (None, y.lower())
-
-
-def test_choice_v11_is_the_recommended_choice_preset_and_the_newest() -> None:
-    from answer_audit import list_parsers
-    from answer_audit.parsers.presets.recommended import RECOMMENDED
-
-    assert RECOMMENDED["choice"].preset == "choice/v11"
-    names = [n.removeprefix("choice/v") for n in list_parsers() if n.startswith("choice/v")]
-    assert max(int(n) for n in names if n.isdigit()) == 11

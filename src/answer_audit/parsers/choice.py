@@ -34,6 +34,7 @@ from answer_audit.parsers.choice_patterns import (
     compile_step,
 )
 from answer_audit.parsers.choice_plain import invented_item_start, read_correction, read_plain
+from answer_audit.parsers.choice_precision import precise
 from answer_audit.parsers.choice_region import (
     RAW_END,
     RAW_LIMIT,
@@ -111,6 +112,9 @@ class ChoicePreset:
     # found (a question, then an option list or a used answer header: `choice_plain`); the
     # answer region ends where it starts
     item_token: str | None = None
+    # choice/v12: such an item is invented only when an answer statement stands before it (a
+    # question and its options restated in the reasoning are no next item)
+    item_after_answer: bool = False
 
     def __post_init__(self) -> None:
         (script_choices if self.scripts else validated_choices)(self.choices)
@@ -163,6 +167,11 @@ class ChoicePreset:
                 "`item-cut`: the answer ends where an invented next item starts: a question line "
                 "after a line naming an option, followed by an option list or by an answer header "
                 "used before it (`choice_plain`)"
+                + (
+                    ", and only when an answer statement stands before it"
+                    if self.item_after_answer
+                    else ""
+                )
             )
         if self.turns or self.replies:
             pre.append(
@@ -364,7 +373,7 @@ def _item_before(preset: ChoicePreset, text: str, choices: str, end: int) -> boo
     if compiled.item_token is None:
         return False
     norm, origin = nfkc_lower_with_map(text)
-    cut = invented_item_start(norm, compiled.item_token, compiled)
+    cut = _item_cut(preset, compiled, norm)
     if cut is None:
         return False
     return (origin.span(cut, cut + 1)[0] if origin is not None else 0) < end
@@ -399,7 +408,7 @@ def _run_steps(
             norm = norm[:cut] + " " * (len(norm) - cut)
         norm = ends_only(norm, READ_LIMIT, READ_END)
     if compiled.item_token is not None:
-        cut = invented_item_start(norm, compiled.item_token, compiled)
+        cut = _item_cut(preset, compiled, norm)
         if cut is not None:  # blank, not cut: offsets stay those of `norm`
             norm = norm[:cut] + " " * (len(norm) - cut)
     for mask, needs in zip(compiled.masks, compiled.mask_needs, strict=True):
@@ -414,7 +423,8 @@ def _run_steps(
             decision = _read_step(step, extra, norm, lines, compiled, options)
         else:
             lines = split_lines(norm) if lines is None else lines
-            decision = _STEP_RUNNERS[step.kind](step, patterns, norm, lines, compiled)
+            runner = _PRECISE_RUNNERS[step.kind] if step.precise else _STEP_RUNNERS[step.kind]
+            decision = runner(step, patterns, norm, lines, compiled)
         if decision is None:
             continue
         if isinstance(decision, NoAnswer):
@@ -431,6 +441,35 @@ def _run_steps(
         span = origin.span(start, end) if origin is not None and end > start else None
         return Extraction(value, rule, _raw(kept, span))
     return NOT_FOUND
+
+
+def _item_cut(preset: ChoicePreset, compiled: _Compiled, norm: str) -> int | None:
+    """Where an invented next item starts (choice/v10, `invented_item_start`); with
+    ``item_after_answer`` (choice/v12), only when a step other than ``plain-answer`` reads an
+    answer in the text before it (a label somewhere in the reasoning answers nothing)."""
+    assert compiled.item_token is not None
+    cut = invented_item_start(norm, compiled.item_token, compiled)
+    if cut is None or not preset.item_after_answer:
+        return cut
+    before = norm[:cut] + " " * (len(norm) - cut)
+    for mask, needs in zip(compiled.masks, compiled.mask_needs, strict=True):
+        if may_match(needs, before):
+            before = masked(mask, before) if preset.scripts else mask.sub(_blank, before)
+    lines = split_lines(before)
+    for (step, patterns), extra in zip(compiled.steps, compiled.extras, strict=True):
+        decision: Decision
+        if step.kind == "plain-answer" or step.kind == "option-text":
+            continue
+        if extra is not None:
+            decision = _read_step(step, extra, before, lines, compiled, None)
+        else:
+            runner = _PRECISE_RUNNERS[step.kind] if step.precise else _STEP_RUNNERS[step.kind]
+            decision = runner(step, patterns, before, lines, compiled)
+        if isinstance(decision, NoAnswer):
+            return None
+        if decision is not None:
+            return cut
+    return None
 
 
 def _blank(m: re.Match[str]) -> str:
@@ -546,4 +585,10 @@ _STEP_RUNNERS = {
     "last-resort": read_last_resort,  # choice/v9
     "correction": read_correction,  # choice/v10
     "plain-answer": read_plain,  # choice/v10
+}
+# choice/v12: the label-shape readers on the text with its non-labels blanked (`precise`)
+_PRECISE_RUNNERS = {
+    "correction": precise(read_correction, lazy=True),  # (it runs on every text)
+    "last-resort": precise(read_last_resort),
+    "plain-answer": precise(read_plain),
 }

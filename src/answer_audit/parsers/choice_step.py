@@ -95,9 +95,17 @@ class ChoiceStep:
     # choice/v9 (off for older presets): a first line led by a choice that a negation cue
     # (``negations``) follows ("(A) is incorrect because ...") is no lead line
     lead_negated: bool = False
+    # choice/v12 (off for older presets): a ``correction``, ``last-resort`` or ``plain-answer``
+    # step reads the text with the letters that look like labels but are not blanked (a unit
+    # after a number, a letter fused into a CJK word, the end of a name, a count):
+    # `choice_precision`
+    precise: bool = False
 
     def describe(self) -> str:
         """The step as one line of the preset's rules (for docs and `parsers`)."""
+        return self._describe_kind() + self._precise_note()
+
+    def _describe_kind(self) -> str:
         pats = " else ".join(f"`{p}`" for p in self.patterns)
         trig = " or ".join(f"`{t}`" for t in self.triggers)
         match self.kind:
@@ -158,6 +166,15 @@ class ChoiceStep:
                     "answer"
                 )
         raise AssertionError(self.kind)  # pragma: no cover
+
+    def _precise_note(self) -> str:
+        return (
+            "; letters that only look like labels are not read (`choice_precision`: a unit after "
+            "a number, a letter fused into a Chinese/Japanese/Korean word, the end of a "
+            "name or a compound, a count in digit options)"
+            if self.precise
+            else ""
+        )
 
     def _describe_statements(self) -> str:
         lines = (

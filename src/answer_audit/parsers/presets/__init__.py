@@ -29,6 +29,7 @@ from answer_audit.parsers.presets.choice import (
     CHOICE_V9,
     CHOICE_V10,
     CHOICE_V11,
+    CHOICE_V12,
 )
 from answer_audit.parsers.presets.freeform import (
     FREEFORM_V1,
@@ -59,6 +60,7 @@ BUILTIN: Mapping[str, Parser] = MappingProxyType(
             CHOICE_V9,
             CHOICE_V10,
             CHOICE_V11,
+            CHOICE_V12,
             CHOICE_ANSWER_COLON_FIRST,
             CHOICE_LETTER_BOUNDARY,
             JSON_ISUP_GRADE,

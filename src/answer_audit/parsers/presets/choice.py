@@ -1435,6 +1435,28 @@ CHOICE_V11 = replace(
     replies=_V11_REPLIES,
 )
 
+# ---------------------------------------------------------------------------- choice/v12
+# choice/v11 with the silent wrong answers a hostile review found in v10/v11 read as no answer
+# (precision first: no answer beats a wrong one), each as a class:
+# - `correction`, `last-resort` and `plain-answer` read the text with the letters that only look
+#   like labels blanked (`choice_precision`): a unit after a number ("I = 3 A.", "Ток равен 3 А"),
+#   a letter fused into a Chinese/Japanese word ("维生素C", "B超", "A型血", "ビタミンC"), the end
+#   of a Latin name or a compound in a sentence with no answer cue ("Hepatitis B.", "Plan B",
+#   "D-day"), and with digit options a count ("So we have 3 apples.");
+# - `item-cut`: a question with its options restated in the reasoning is no invented next item
+#   unless an answer statement stands before it ("Option A is wrong.\nWhich ...?\nA. 4 ...").
+CHOICE_V12 = replace(
+    CHOICE_V11,
+    name="choice/v12",
+    steps=tuple(
+        replace(step, precise=True)
+        if step.kind in ("correction", "last-resort", "plain-answer")
+        else step
+        for step in CHOICE_V11.steps
+    ),
+    item_after_answer=True,
+)
+
 # ------------------------------------------------- framework conventions, for comparison
 
 # simple-evals style: a case-insensitive "Answer: X" tried first-match, then each prefix in turn.
