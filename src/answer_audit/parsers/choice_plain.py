@@ -60,16 +60,20 @@ ONE_LETTER_WORDS = frozenset("aeiouyvkswzаеиоуявкс" + "οηω")
 LOOKALIKES = {"ј": "j", "і": "i"}
 
 
-class _Tokens(Protocol):
+class Tokens(Protocol):
+    """What the label readers need of a preset's choice labels."""
+
     @property
     def labels(self) -> str: ...
 
     def value(self, token: str) -> str | None: ...
 
 
-class _Compiled(Protocol):
+class CompiledLabels(Protocol):
+    """What the label readers need of a compiled preset: its labels, when not Latin letters."""
+
     @property
-    def tokens(self) -> _Tokens | None: ...
+    def tokens(self) -> Tokens | None: ...
 
 
 @dataclass(frozen=True)
@@ -119,7 +123,7 @@ def _sentences(norm: str, lo: int, hi: int) -> _Region:
     return _Region(lo, hi, starts, ends, asks, marked)
 
 
-def _value_of(compiled: _Compiled) -> Callable[[str], str | None]:
+def _value_of(compiled: CompiledLabels) -> Callable[[str], str | None]:
     tokens = compiled.tokens
     assert tokens is not None  # a `scripts` preset
     digits = tokens.labels[:1].isdecimal()
@@ -413,7 +417,7 @@ def read_plain(
     patterns: tuple[re.Pattern[str], ...],
     norm: str,
     lines: object,
-    compiled: _Compiled,
+    compiled: CompiledLabels,
 ) -> Found | None:
     """``plain-answer``: the one option every label in the tail names, when one that counts
     stands in the first sentence, the final sentence or the last line's first sentence."""
@@ -452,7 +456,7 @@ def read_correction(
     patterns: tuple[re.Pattern[str], ...],
     norm: str,
     lines: object,
-    compiled: _Compiled,
+    compiled: CompiledLabels,
 ) -> Found | None:
     """``correction``: the final sentence's option when it corrects the one the output opened
     with, in the opening answer's own words (see the module's docstring)."""
@@ -492,7 +496,7 @@ _BRACKETED = re.compile(r"[(（\[](\S)[)）\]]")
 _HEADER = re.compile(r"[ \t*#>]*([^\W\d_][^:：\n]{0,30}?)[ \t]*[:：]")
 
 
-def invented_item_start(norm: str, token: re.Pattern[str], compiled: _Compiled) -> int | None:
+def invented_item_start(norm: str, token: re.Pattern[str], compiled: CompiledLabels) -> int | None:
     """Where an invented next item starts in the answer region's tail (see the module's
     docstring), or None (``token``: one label, group 1)."""
     value = _value_of(compiled)

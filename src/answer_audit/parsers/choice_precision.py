@@ -32,6 +32,7 @@ from functools import lru_cache
 from typing import Protocol, TypeVar
 
 from answer_audit.parsers.choice_last_resort import answer_tail
+from answer_audit.parsers.choice_plain import CompiledLabels
 from answer_audit.text.vocabulary import ANSWER_WORDS, MORE_ANSWER_WORDS
 
 # Han, kana and Hangul: scripts that run their words together (as `choice_plain` reads them)
@@ -131,17 +132,7 @@ _LINKS = frozenset(
 )  # fmt: skip
 
 
-class _Tokens(Protocol):
-    @property
-    def labels(self) -> str: ...
-
-    def value(self, token: str) -> str | None: ...
-
-
-class _Compiled(Protocol):
-    @property
-    def tokens(self) -> _Tokens | None: ...
-
+class _Compiled(CompiledLabels, Protocol):
     @property
     def item_token(self) -> re.Pattern[str] | None: ...
 
