@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from answer_audit.matching.v4_normalizer import canonical_v4
+from answer_audit.text.number_words import ENGLISH_TENS, ENGLISH_UNITS
 from answer_audit.text.prefilters import guarded
 
 # Month names as the canonical text spells them (lowercase, Latin accents dropped).
@@ -281,12 +282,10 @@ def _committed_days(p: str, truth: Date) -> list[tuple[int, int]]:
 
 # ------------------------------------------------------------------ spelled years
 
-_UNITS = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
-_TEENS = ("ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen",
-          "eighteen", "nineteen")  # fmt: skip
-_TENS = ("twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
-_VALUE = {w: i for i, w in enumerate(_UNITS, 1)} | {w: i for i, w in enumerate(_TEENS, 10)}
-_VALUE |= {w: 10 * i for i, w in enumerate(_TENS, 2)}
+_UNITS = ENGLISH_UNITS[1:10]
+_TEENS = ENGLISH_UNITS[10:]
+_TENS = ENGLISH_TENS
+_VALUE = {w: i for i, w in enumerate(ENGLISH_UNITS)} | {w: 10 * i for i, w in enumerate(_TENS, 2)}
 _TWO_DIGITS = (
     rf"(?:(?:{'|'.join(_TENS)})(?:[ -](?:{'|'.join(_UNITS)}))?|{'|'.join(_TEENS)}"
     rf"|o(?:h)?[ -](?:{'|'.join(_UNITS)}))"

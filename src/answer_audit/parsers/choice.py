@@ -411,9 +411,7 @@ def _run_steps(
         cut = _item_cut(preset, compiled, norm)
         if cut is not None:  # blank, not cut: offsets stay those of `norm`
             norm = norm[:cut] + " " * (len(norm) - cut)
-    for mask, needs in zip(compiled.masks, compiled.mask_needs, strict=True):
-        if may_match(needs, norm):  # else it has no match: the text stays as it is
-            norm = masked(mask, norm) if preset.scripts else mask.sub(_blank, norm)
+    norm = _masked_text(preset, compiled, norm)
     # choice/v4's steps read the text without its line list (a megabyte of one-letter lines
     # makes half a million of them): built here only for a step that reads it
     lines = split_lines(norm) if preset.scripts else None
@@ -423,8 +421,7 @@ def _run_steps(
             decision = _read_step(step, extra, norm, lines, compiled, options)
         else:
             lines = split_lines(norm) if lines is None else lines
-            runner = _PRECISE_RUNNERS[step.kind] if step.precise else _STEP_RUNNERS[step.kind]
-            decision = runner(step, patterns, norm, lines, compiled)
+            decision = _runner(step)(step, patterns, norm, lines, compiled)
         if decision is None:
             continue
         if isinstance(decision, NoAnswer):
@@ -451,10 +448,7 @@ def _item_cut(preset: ChoicePreset, compiled: _Compiled, norm: str) -> int | Non
     cut = invented_item_start(norm, compiled.item_token, compiled)
     if cut is None or not preset.item_after_answer:
         return cut
-    before = norm[:cut] + " " * (len(norm) - cut)
-    for mask, needs in zip(compiled.masks, compiled.mask_needs, strict=True):
-        if may_match(needs, before):
-            before = masked(mask, before) if preset.scripts else mask.sub(_blank, before)
+    before = _masked_text(preset, compiled, norm[:cut] + " " * (len(norm) - cut))
     lines = split_lines(before)
     for (step, patterns), extra in zip(compiled.steps, compiled.extras, strict=True):
         decision: Decision
@@ -463,13 +457,26 @@ def _item_cut(preset: ChoicePreset, compiled: _Compiled, norm: str) -> int | Non
         if extra is not None:
             decision = _read_step(step, extra, before, lines, compiled, None)
         else:
-            runner = _PRECISE_RUNNERS[step.kind] if step.precise else _STEP_RUNNERS[step.kind]
-            decision = runner(step, patterns, before, lines, compiled)
+            decision = _runner(step)(step, patterns, before, lines, compiled)
         if isinstance(decision, NoAnswer):
             return None
         if decision is not None:
             return cut
     return None
+
+
+def _masked_text(preset: ChoicePreset, compiled: _Compiled, norm: str) -> str:
+    """``norm`` with the preset's masks blanked (offsets kept)."""
+    for mask, needs in zip(compiled.masks, compiled.mask_needs, strict=True):
+        if may_match(needs, norm):  # else it has no match: the text stays as it is
+            norm = masked(mask, norm) if preset.scripts else mask.sub(_blank, norm)
+    return norm
+
+
+def _runner(step: ChoiceStep) -> Callable[..., Decision]:
+    """The reader of a step kind read by pattern (choice/v12's ``precise`` steps read the text
+    with its look-alike labels blanked)."""
+    return _PRECISE_RUNNERS[step.kind] if step.precise else _STEP_RUNNERS[step.kind]
 
 
 def _blank(m: re.Match[str]) -> str:

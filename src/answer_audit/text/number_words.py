@@ -10,7 +10,8 @@ import re
 from collections.abc import Iterator
 from fractions import Fraction
 
-_UNITS = [
+# English number words (one fact for every reader of them): zero to nineteen, then the tens
+ENGLISH_UNITS = (
     "zero",
     "one",
     "two",
@@ -31,12 +32,12 @@ _UNITS = [
     "seventeen",
     "eighteen",
     "nineteen",
-]
-_TENS = ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
+)
+ENGLISH_TENS = ("twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
 _SCALES = {"hundred": 100, "thousand": 1000, "million": 10**6, "billion": 10**9}
 _WORD_VALUES = {
-    **{w: i for i, w in enumerate(_UNITS)},
-    **{w: 10 * (i + 2) for i, w in enumerate(_TENS)},
+    **{w: i for i, w in enumerate(ENGLISH_UNITS)},
+    **{w: 10 * (i + 2) for i, w in enumerate(ENGLISH_TENS)},
     "fourty": 40,
 }
 _WORD = "|".join(sorted([*_WORD_VALUES, *_SCALES], key=len, reverse=True))

@@ -1068,13 +1068,7 @@ CHOICE_V8 = ChoicePreset(
             table_answers=_V8_TABLE_ANSWERS,
             undecided=_V8_UNDECIDED,
         ),
-        ChoiceStep(
-            "option-text",
-            "option-text",
-            triggers=_V7_TRIGGERS,
-            patterns=(_V7_TRIGGER + _V7_GAP,),
-            negations=_V5_NEGATIONS,
-        ),
+        CHOICE_V7.steps[1],  # v7's option-text step
     ),
     think=True,
     masks=_V7_MASKS,

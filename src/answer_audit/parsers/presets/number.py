@@ -6,6 +6,8 @@ Frozen once released (tests/parsers/test_golden.py pins what each extracts).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from answer_audit.parsers.freeform import AnswerRegionPreset
 from answer_audit.parsers.number import NumberPreset
 from answer_audit.parsers.number_statement import StatementNumberPreset
@@ -72,14 +74,8 @@ NUMBER_V4_REGION = AnswerRegionPreset(
 NUMBER_V4 = StatementNumberPreset(
     "number/v4",
     NUMBER_V4_REGION,
-    rules=ReadingRules(
-        scales=True,
-        spaced_fraction=True,
-        cjk_alternatives=True,
-        quoted_json=True,
-        padded_sums=True,
-        no_answer_forms=True,
-        harmony=True,
+    rules=replace(
+        NUMBER_V3.rules,
         word_languages=True,
         answer_parenthesis=True,
         programs=True,
